@@ -1,0 +1,134 @@
+"""The engine: one cheap pre-check, one parse, one traversal for all rules; then fixes.
+
+``lint_source`` is what the flake8 plugin and ``torchcopy-fix`` both call.  A file
+that contains none of the rules' trigger words costs a handful of substring
+searches.  Otherwise the ``ast`` tree (handed over by flake8 for free, or parsed
+here) is walked once by :class:`~flake8_torchcopy.analysis.flow.FlowWalker`,
+which resolves torch names, infers tensor-ness and layouts and calls every
+active rule on the nodes it cares about.
+
+Fixes are exact text edits (see :mod:`flake8_torchcopy.finding`);
+``apply_fixes`` applies the non-overlapping ones and ``fix_source`` repeats
+lint-and-fix rounds until nothing changes.
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from typing import Iterable, List, Optional, Sequence, Tuple
+
+from .finding import Finding
+from .rules import ALL_RULES, Rule
+
+MAX_FIX_ROUNDS = 10
+
+
+@dataclass(frozen=True)
+class Options:
+    """Analysis options shared by the plugin and the CLI."""
+
+    trust_annotations: bool = False
+
+
+DEFAULT_OPTIONS = Options()
+
+
+def select_rules(
+    select: Optional[Sequence[str]] = None,
+    ignore: Optional[Sequence[str]] = None,
+    extend_select: Optional[Sequence[str]] = None,
+) -> Tuple[Rule, ...]:
+    """The rules whose code matches a selected prefix and no ignored one (flake8 semantics)."""
+    chosen = []
+    for rule in ALL_RULES:
+        sel = tuple(select) if select else ("TRC",)
+        if extend_select:
+            sel = sel + tuple(extend_select)
+        if not any(rule.code.startswith(p) for p in sel):
+            continue
+        if ignore and any(rule.code.startswith(p) for p in ignore):
+            # a longer (more specific) select wins over a shorter ignore, as in flake8
+            best_sel = max((len(p) for p in sel if rule.code.startswith(p)), default=-1)
+            best_ign = max(len(p) for p in ignore if rule.code.startswith(p))
+            if best_ign >= best_sel:
+                continue
+        chosen.append(rule)
+    return tuple(chosen)
+
+
+def lint_source(
+    source: str,
+    path: Optional[str] = None,
+    *,
+    rules: Optional[Iterable[Rule]] = None,
+    options: Options = DEFAULT_OPTIONS,
+    tree: Optional[ast.AST] = None,
+) -> List[Finding]:
+    """Findings of ``rules`` (default: all) in ``source``, sorted by position.
+
+    Raises ``SyntaxError`` (or ``ValueError`` for NUL bytes) when the source does
+    not parse.  ``# noqa`` comments are not applied here: flake8 applies them for
+    the plugin, and :mod:`flake8_torchcopy.noqa` for the CLI.
+    """
+    from .analysis.flow import FlowWalker
+
+    active = [r for r in (ALL_RULES if rules is None else rules) if r.may_match(source)]
+    if not active:
+        return []
+    if tree is None:
+        tree = ast.parse(source, filename=path or "<unknown>")
+    walker = FlowWalker(source, tree, active, options)
+    findings = walker.run()
+    findings.sort(key=lambda f: (f.line, f.col, f.code))
+    return findings
+
+
+def apply_fixes(
+    source: str, findings: Iterable[Finding], unsafe: bool = False
+) -> Tuple[str, List[Finding]]:
+    """Apply the fixes of ``findings`` that are allowed and don't overlap an earlier one.
+
+    Returns the new source and the findings whose fix was applied.
+    """
+    chosen: List[Finding] = []
+    taken: List[Tuple[int, int]] = []
+    for f in sorted(findings, key=lambda f: (f.line, f.col)):
+        if f.fix is None or (not f.fix.safe and not unsafe):
+            continue
+        spans = [(e.start, e.end) for e in f.fix.edits]
+        if any(s < te and ts < e or (s == e == ts == te) for s, e in spans for ts, te in taken):
+            continue  # overlaps an earlier fix: the next round gets it
+        taken.extend(spans)
+        chosen.append(f)
+    edits = sorted((e for f in chosen for e in f.fix.edits), key=lambda e: (e.start, e.end))  # type: ignore[union-attr]
+    out = []
+    pos = 0
+    for e in edits:
+        out.append(source[pos:e.start])
+        out.append(e.content)
+        pos = e.end
+    out.append(source[pos:])
+    return "".join(out), chosen
+
+
+def fix_source(
+    source: str,
+    unsafe: bool = False,
+    *,
+    rules: Optional[Iterable[Rule]] = None,
+    options: Options = DEFAULT_OPTIONS,
+    path: Optional[str] = None,
+    keep=None,
+) -> str:
+    """Apply fixes in rounds until nothing changes.  ``keep(findings)`` may filter
+    the findings of each round (the CLI uses it for noqa and per-file ignores)."""
+    rules = tuple(ALL_RULES if rules is None else rules)
+    for _ in range(MAX_FIX_ROUNDS):
+        findings = lint_source(source, path, rules=rules, options=options)
+        if keep is not None:
+            findings = keep(source, findings)
+        new, applied = apply_fixes(source, findings, unsafe=unsafe)
+        if not applied or new == source:
+            break
+        source = new
+    return source

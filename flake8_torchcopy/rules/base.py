@@ -1,0 +1,58 @@
+"""The shape every rule has: code, message, rationale, examples and a check.
+
+A rule module defines one subclass of :class:`Rule`.  Its ``VALID`` snippets must
+stay quiet, its ``INVALID`` examples must report exactly one finding of the
+rule's code, and apply to the ``fixed`` text.  The tests, the docs pages and the
+verifier's cases are all derived from these examples, so they cannot drift.
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, ClassVar, Dict, Optional, Sequence, Tuple
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..analysis.flow import Context
+
+
+@dataclass(frozen=True)
+class Example:
+    """A snippet the rule reports, and what its fix turns it into.
+
+    ``code`` and ``fixed`` are whole small modules.  ``fixed`` is None when the
+    rule offers no fix; ``unsafe`` says the fix is applied only with
+    ``--unsafe-fixes``.  ``verify`` names the expression before and after the fix
+    for the verifier (free names are its inputs) and ``inputs`` overrides how
+    the verifier builds an input (``{"n": "int:1..4"}``).
+    """
+
+    code: str
+    fixed: Optional[str] = None
+    unsafe: bool = False
+    verify: Optional[Tuple[str, str]] = None
+    inputs: Dict[str, str] = field(default_factory=dict)
+    note: str = ""
+
+
+class Rule:
+    """Base class.  Subclasses set the class attributes and implement ``check``."""
+
+    code: ClassVar[str]
+    name: ClassVar[str]  # kebab-case, e.g. "torch-tensor-copy"
+    summary: ClassVar[str]  # one line for the rule table
+    rationale: ClassVar[str]  # why it matters (markdown)
+    fix_safety: ClassVar[str]  # when the fix is safe and when it is not (markdown)
+    # Substrings of which at least one group must all be present in a file for
+    # the rule to possibly match: the engine's cheap pre-check.
+    triggers: ClassVar[Sequence[Sequence[str]]]
+    # ast node types the rule's check is called for.
+    node_types: ClassVar[Tuple[type, ...]] = (ast.Call,)
+    VALID: ClassVar[Sequence[str]] = ()
+    INVALID: ClassVar[Sequence[Example]] = ()
+
+    def check(self, node: ast.AST, ctx: "Context") -> None:  # pragma: no cover
+        raise NotImplementedError
+
+    @classmethod
+    def may_match(cls, source: str) -> bool:
+        return any(all(t in source for t in group) for group in cls.triggers)
