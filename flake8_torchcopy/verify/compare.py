@@ -191,17 +191,9 @@ def _map_eq(a: Dict[str, Any], b: Dict[str, Any]) -> bool:
     return a.keys() == b.keys() and all(_eq(a[k], b[k]) for k in a)
 
 
-def compare(before: Observation, after: Observation) -> Tuple[str, Optional[Tuple[str, str, str]]]:
-    """``("equal" | "improved" | "both_raised" | "mismatch", (property, before, after) or None)``."""
-    if before.exception is not None or after.exception is not None:
-        if before.exception is not None and after.exception is not None:
-            if before.exception == after.exception:
-                return "both_raised", None
-            return "mismatch", ("exception", f"{before.exception}: {before.message}",
-                                f"{after.exception}: {after.message}")
-        if before.exception is not None:
-            return "improved", ("exception", f"{before.exception}: {before.message}", "no exception")
-        return "mismatch", ("exception", "no exception", f"{after.exception}: {after.message}")
+def differences(before: Observation, after: Observation) -> List[Tuple[str, str, str]]:
+    """Every deciding property that differs, in report order (both ran)."""
+    out: List[Tuple[str, str, str]] = []
     for prop in PROPERTIES[1:]:
         if prop == "values":
             a, b = before.tensors, after.tensors
@@ -215,20 +207,43 @@ def compare(before: Observation, after: Observation) -> Tuple[str, Optional[Tupl
         elif prop == "warnings":
             a, b = before.warnings, after.warnings
             same = a == b
-            if not same:
-                rest = list(a)
-                try:
-                    for w in b:
-                        rest.remove(w)
-                except ValueError:
-                    return "mismatch", ("warnings", _show(a), _show(b))
-                return "improved", ("warnings", _show(a), _show(b))
         else:
             a, b = before.props.get(prop), after.props.get(prop)
             same = a == b
         if not same:
-            return "mismatch", (prop, _show(a), _show(b))
-    return "equal", None
+            out.append((prop, _show(a), _show(b)))
+    return out
+
+
+def _fewer_warnings(before: List[Tuple[str, str]], after: List[Tuple[str, str]]) -> bool:
+    rest = list(before)
+    for w in after:
+        if w not in rest:
+            return False
+        rest.remove(w)
+    return bool(rest)
+
+
+def compare(before: Observation, after: Observation) -> Tuple[str, List[Tuple[str, str, str]]]:
+    """``("equal" | "improved" | "both_raised" | "mismatch", differing properties)``.
+
+    The first differing property is the one to report.
+    """
+    if before.exception is not None or after.exception is not None:
+        if before.exception is not None and after.exception is not None:
+            if before.exception == after.exception:
+                return "both_raised", []
+            return "mismatch", [("exception", f"{before.exception}: {before.message}",
+                                 f"{after.exception}: {after.message}")]
+        if before.exception is not None:
+            return "improved", [("exception", f"{before.exception}: {before.message}", "no exception")]
+        return "mismatch", [("exception", "no exception", f"{after.exception}: {after.message}")]
+    diffs = differences(before, after)
+    if not diffs:
+        return "equal", []
+    if [d[0] for d in diffs] == ["warnings"] and _fewer_warnings(before.warnings, after.warnings):
+        return "improved", diffs
+    return "mismatch", diffs
 
 
 @contextlib.contextmanager
