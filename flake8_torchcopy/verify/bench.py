@@ -8,6 +8,7 @@ statement synchronises and the peak extra memory of one call is recorded.
 from __future__ import annotations
 
 import math
+import warnings
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import torch
@@ -102,7 +103,8 @@ def bench_pair(
                 except Exception as exc:  # noqa: BLE001
                     timings[dev][key][str(n)] = {"error": f"inputs: {type(exc).__name__}: {exc}"}
                     continue
-                with torch.enable_grad():
+                with torch.enable_grad(), warnings.catch_warnings():
+                    warnings.simplefilter("ignore")  # torch.tensor(t) warns on every call
                     # Alternate twice and keep the faster median of each: less drift bias.
                     tb = time_one(before_code, env_b, dev, min_run_time)
                     ta = time_one(after_code, env_a, dev, min_run_time)

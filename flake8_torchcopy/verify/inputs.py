@@ -226,7 +226,9 @@ def make_cases(specs: Dict[str, InputSpec], seed: int = 0, max_cases: Optional[i
     if rg_opt is not None:
         want = rg_opt.lower() in ("1", "true", "yes")
         float_ag = [c for c in float_ag if c[0] == want] or float_ag
-        plain_ag = [c for c in plain_ag if c[0] == want] or plain_ag
+        # Forced requires_grad applies to every dtype; integer cases then fail to
+        # construct and are skipped.
+        plain_ag = [c for c in plain_ag if c[0] == want] or list(float_ag)
     rng.shuffle(float_ag)
     rng.shuffle(plain_ag)
 
