@@ -6,29 +6,11 @@ import os
 import re
 import subprocess
 import sys
-import types
 
 import pytest
 
 torch = pytest.importorskip("torch")
 
-
-def _ensure_package() -> None:
-    """Import flake8_torchcopy; while main's rule registry names modules that are
-    not written yet, load the package without its __init__ so the verifier (which
-    does not need the rules) can still be tested."""
-    try:
-        import flake8_torchcopy  # noqa: F401
-    except ImportError:
-        for k in [k for k in sys.modules if k.startswith("flake8_torchcopy")]:
-            del sys.modules[k]
-        pkg = types.ModuleType("flake8_torchcopy")
-        pkg.__path__ = [os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                                     "flake8_torchcopy")]
-        sys.modules["flake8_torchcopy"] = pkg
-
-
-_ensure_package()
 
 from flake8_torchcopy.verify import (  # noqa: E402
     Report,

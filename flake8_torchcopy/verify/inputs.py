@@ -84,6 +84,27 @@ def _range(text: str, cast) -> Tuple[Any, Any]:
     return cast(text), cast(text)
 
 
+DTYPE_GROUPS = {
+    "float": "float32|float64|float16|bfloat16",
+    "floating": "float32|float64|float16|bfloat16",
+    "int": "int64|int32|uint8",
+    "integer": "int64|int32|uint8",
+    "complex": "complex64",
+}
+
+
+def _bare_option(word: str) -> Tuple[str, str]:
+    """``tensor:float`` / ``tensor:int64`` / ``tensor:transposed`` shorthands."""
+    w = word.strip().lower()
+    if w in DTYPE_GROUPS:
+        return ("dtype", DTYPE_GROUPS[w])
+    if w in DTYPES or isinstance(getattr(torch, w, None), torch.dtype):
+        return ("dtype", w)
+    if w in LAYOUTS:
+        return ("layout", w)
+    raise SpecError(f"tensor option {word!r}: want KEY=VALUE, a dtype (group) or a layout")
+
+
 def parse_spec(spec: str) -> InputSpec:
     """Parse ``tensor:rank=3``, ``int:1..4``, ``float:0..1``, ``bool``, ``dtype:float32|int64``,
     ``value:PYTHON-EXPR``."""
@@ -95,7 +116,8 @@ def parse_spec(spec: str) -> InputSpec:
             opts = []
             for part in _split_top(rest):
                 if "=" not in part:
-                    raise SpecError(f"tensor option {part!r} needs KEY=VALUE")
+                    opts.append(_bare_option(part))
+                    continue
                 k, v = part.split("=", 1)
                 k = k.strip()
                 if k not in ("rank", "dtype", "layout", "requires_grad", "shape"):
