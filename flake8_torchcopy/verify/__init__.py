@@ -64,10 +64,9 @@ class Report:
 
     def summary(self) -> str:
         lines = [f"{self.status}: {self.before}  ->  {self.after}"]
+        skipped = f"; skipped {self.skipped}" if any(self.skipped.values()) else ""
         lines.append(
-            f"  devices {', '.join(self.devices) or '-'}; {self.cases} cases compared of {self.tried} tried"
-            + (f"; skipped {self.skipped}" if any(self.skipped.values()) else "")
-        )
+            f"  devices {', '.join(self.devices) or '-'}; {self.cases} cases compared of {self.tried} tried{skipped}")
         if self.reason:
             lines.append(f"  reason: {self.reason}")
         if self.mismatches:
