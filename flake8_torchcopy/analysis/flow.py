@@ -143,6 +143,7 @@ class Context:
 class FlowWalker:
     def __init__(self, source: str, tree: ast.AST, rules: Sequence, options) -> None:
         self.source = source
+        self.triggers = self.trigger_groups(source, tree, rules)
         self.tree = tree
         self.options = options
         self.idx = SourceIndex(source)
@@ -162,6 +163,8 @@ class FlowWalker:
         self.loops: List[Dict[str, List[Env]]] = []
         self.evidence: List[str] = []
         self.stmt_range = (0, 0)
+        self._stmt_handlers: Dict[type, Optional[Callable]] = {}
+        self._expr_handlers: Dict[type, Optional[Callable]] = {}
 
     # ------------------------------------------------------------------ driver
     def run(self) -> List[Finding]:
@@ -190,8 +193,32 @@ class FlowWalker:
             v = self.outer.get(name)
         return v if v is not None else UNKNOWN_VALUE
 
+    @staticmethod
+    def trigger_groups(source: str, tree: ast.AST, rules: Sequence) -> List[Tuple[str, ...]]:
+        """Word groups of which one must be in a function's text for any rule to match there.
+
+        Names imported under an alias (``from torch import tensor as T``) are added as
+        groups of their own, so an aliased call still gets its function analysed.
+        """
+        groups = [tuple(g) for r in rules for g in r.triggers]
+        if " as " in source:
+            for node in tree.body:  # type: ignore[attr-defined]
+                if isinstance(node, (ast.Import, ast.ImportFrom)):
+                    groups.extend((a.asname,) for a in node.names if a.asname)
+        return groups
+
+    def may_match(self, node: ast.AST) -> bool:
+        """Cheap text check: can any rule match inside this function?"""
+        starts = self.idx._starts
+        first = node.lineno - 1  # type: ignore[attr-defined]
+        last = node.end_lineno  # type: ignore[attr-defined]
+        text = self.source[starts[first]:starts[last] if last < len(starts) else len(self.source)]
+        return any(all(t in text for t in g) for g in self.triggers)
+
     # -------------------------------------------------------------- functions
     def function(self, func, outer: Env, jit: bool) -> None:
+        if not self.may_match(func):
+            return  # nothing in its text can match: its body (and nested defs) cost nothing
         self.outer = outer
         self.env = {}
         self.in_jit = jit
@@ -246,7 +273,11 @@ class FlowWalker:
 
     def stmt(self, s: ast.stmt) -> bool:
         self.stmt_range = (s.lineno, s.end_lineno or s.lineno)
-        handler = getattr(self, "s_" + type(s).__name__, None)
+        cls = type(s)
+        try:
+            handler = self._stmt_handlers[cls]
+        except KeyError:
+            handler = self._stmt_handlers[cls] = getattr(self, "s_" + cls.__name__, None)
         if handler is None:
             for child in ast.iter_child_nodes(s):
                 if isinstance(child, ast.expr):
@@ -647,7 +678,11 @@ class FlowWalker:
 
     # ------------------------------------------------------------- expressions
     def ev(self, node: ast.AST) -> Value:
-        handler = getattr(self, "e_" + type(node).__name__, None)
+        cls = type(node)
+        try:
+            handler = self._expr_handlers[cls]
+        except KeyError:
+            handler = self._expr_handlers[cls] = getattr(self, "e_" + cls.__name__, None)
         if handler is None:
             for child in ast.iter_child_nodes(node):
                 if isinstance(child, ast.expr):
@@ -656,7 +691,7 @@ class FlowWalker:
         else:
             v = handler(node)
         self.cache[id(node)] = v
-        rules = self.dispatch.get(type(node))
+        rules = self.dispatch.get(cls)
         if rules and self.reporting:
             for rule in rules:
                 rule.check(node, self.ctx)
