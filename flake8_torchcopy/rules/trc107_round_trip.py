@@ -42,7 +42,9 @@ class RoundTrip(Rule):
         "Through `.numpy()`: safe (where the original runs, the result is equal; the rewrite "
         "also runs where `numpy()` raises) when `t` is a tensor by data flow and, for "
         "`torch.tensor`, the TRC101 conditions hold. Through `.tolist()`: unsafe, because the "
-        "dtype can change (the rewrite keeps t's dtype; the original may not)."
+        "dtype can change (the rewrite keeps t's dtype; the original may not). The alias form "
+        "`torch.from_numpy(t.numpy())` → `t.detach()` is unsafe: under `torch.inference_mode()` "
+        "the original returns an inference tensor and the rewrite a normal one."
     )
     triggers = (("tolist",), ("numpy(",))
 
@@ -71,7 +73,10 @@ class RoundTrip(Rule):
         Example(
             code="import torch\nt = torch.randn(3)\ny = torch.from_numpy(t.numpy())\n",
             fixed="import torch\nt = torch.randn(3)\ny = t.detach()\n",
+            unsafe=True,
             verify=("torch.from_numpy(t.numpy())", "t.detach()"),
+            note="under torch.inference_mode() the original returns an inference tensor and "
+            "t.detach() a normal one (found by the verifier)",
         ),
     )
 
@@ -116,15 +121,14 @@ class RoundTrip(Rule):
         if got is None or got[1] != "numpy":
             return
         base, last, cpu, kind = got
-        if not cloned:
-            outer = ctx.value(node)
-            del outer
         t = ctx.atom_text(base)
         if cloned:
             replacement = f'{t}.detach().to(device="cpu", copy=True)' if cpu else f"{t}.detach().clone()"
         else:
             replacement = f"{t}.detach().cpu()" if cpu else f"{t}.detach()"
-        self.report(node, ctx, base, last, replacement, kind == "tensor", alias=not cloned)
+        # the alias form differs under inference_mode (inference tensor vs normal): unsafe
+        safe = cloned and kind == "tensor"
+        self.report(node, ctx, base, last, replacement, safe, alias=not cloned)
 
     def report(self, node, ctx, base, last, replacement, safe, alias=False) -> None:
         t = short(ctx.text(base), 24)
