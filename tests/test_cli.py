@@ -241,10 +241,13 @@ def test_json_output(tmp_path):
     assert d["end_location"]["row"] == 3
     assert d["url"].endswith("TRC103.md")
     assert d["fix"]["applicability"] == "safe"
-    (edit,) = d["fix"]["edits"]
+    edits = d["fix"]["edits"]
+    assert edits and all(e["location"]["row"] == e["end_location"]["row"] == 3 for e in edits)
     line = EXAMPLE.splitlines()[2]
-    start, end = edit["location"]["column"] - 1, edit["end_location"]["column"] - 1
-    assert line[:start] + edit["content"] + line[end:] == FIXED.splitlines()[2]
+    for edit in sorted(edits, key=lambda e: e["location"]["column"], reverse=True):
+        start, end = edit["location"]["column"] - 1, edit["end_location"]["column"] - 1
+        line = line[:start] + edit["content"] + line[end:]
+    assert line == FIXED.splitlines()[2]
 
 
 def test_sarif_output(tmp_path):
