@@ -451,3 +451,27 @@ def test_pre_commit_hooks_file():
         assert "types_or: [python, pyi, jupyter]\n" in h
         assert "require_serial: true\n" in h
     assert "entry: torchcopy-fix --check\n" in hooks[1]
+
+
+def test_progress_bar_only_when_enabled(capsys, monkeypatch):
+    from flake8_torchcopy import cli
+
+    monkeypatch.setattr(cli.Progress, "DELAY", 0.0)
+    bar = cli.Progress(3, enabled=True)
+    for i in range(1, 4):
+        bar.update(i)
+    bar.close()
+    err = capsys.readouterr().err
+    assert "3/3 files" in err and err.endswith("\r")
+    quiet = cli.Progress(3, enabled=False)
+    quiet.update(3)
+    quiet.close()
+    assert capsys.readouterr().err == ""
+    # captured stderr is not a terminal: no bar in pipes or CI
+    assert cli._progress_wanted(quiet=False) is False
+
+
+def test_no_progress_bar_in_pipes(tmp_path):
+    _tree(tmp_path, 40)
+    rc, out, err = run("--check", "-j", "2", ".", cwd=tmp_path)
+    assert "\r" not in err and "[#" not in err
