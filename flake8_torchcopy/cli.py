@@ -24,6 +24,7 @@ from .clifiles import BadInput
 
 PROG = "torchcopy-fix"
 OUTPUT_FORMATS = ("text", "json", "sarif", "github")
+INVALID_FIX = "internal error: fix produced invalid code (please report)"
 
 
 # ------------------------------------------------------------------ results
@@ -119,17 +120,25 @@ def _fix_rounds(source: str, name: str, rules, options, unsafe: bool, keep, tree
     """``engine.fix_source`` with bookkeeping: (new source, applied findings, findings left)."""
     from .engine import MAX_FIX_ROUNDS, apply_fixes, lint_source
 
+    def lint(src, tree=None):
+        try:
+            return keep(src, lint_source(src, name, rules=rules, options=options, tree=tree))
+        except (SyntaxError, ValueError):
+            if src is original:
+                raise
+            raise BadInput(INVALID_FIX) from None
+
+    original = source
     applied_all = []
     for _ in range(MAX_FIX_ROUNDS):
-        findings = keep(source, lint_source(source, name, rules=rules, options=options, tree=tree))
+        findings = lint(source, tree)
         tree = None
         new, applied = apply_fixes(source, findings, unsafe=unsafe)
         if not applied or new == source:
             return source, applied_all, findings
         applied_all.extend(applied)
         source = new
-    findings = keep(source, lint_source(source, name, rules=rules, options=options))
-    return source, applied_all, findings
+    return source, applied_all, lint(source)
 
 
 class _Positions:
@@ -245,7 +254,7 @@ def process_data(data: bytes, path: str, settings: Settings, explicit: bool = Tr
         if bad is not None:
             if _compiles(text, path) is not None:
                 raise BadInput(f"cannot compile: {_compiles(text, path)}")
-            raise BadInput("internal error: fix produced invalid code (please report)")
+            raise BadInput(INVALID_FIX)
         try:
             if nb is not None:
                 from .notebook import NotebookError

@@ -147,3 +147,27 @@ def test_unwritable_directory_is_reported(tmp_path):
         assert (d / "a.py").read_text() == EXAMPLE
     finally:
         os.chmod(d, 0o755)
+
+
+@pytest.mark.parametrize("breakage", ["def (:\n", "return 1\n"])
+def test_fix_producing_invalid_code_leaves_file_untouched(tmp_path, monkeypatch, capsys, breakage):
+    """A (simulated) buggy fix: the file is not written, the error is named, exit 2."""
+    from flake8_torchcopy import cli, engine
+
+    real = engine.apply_fixes
+
+    def broken(source, findings, unsafe=False):
+        new, applied = real(source, findings, unsafe)
+        return (new + breakage if applied else new), applied
+
+    monkeypatch.setattr(engine, "apply_fixes", broken)
+    f = tmp_path / "a.py"
+    f.write_text(EXAMPLE)
+    other = tmp_path / "b.py"
+    other.write_text("import torch\n")
+    rc = cli.main(["-j", "1", str(f), str(other)])
+    err = capsys.readouterr().err
+    assert rc == 2
+    assert f"{f}: internal error: fix produced invalid code (please report)" in err
+    assert f.read_text() == EXAMPLE
+    assert "Traceback" not in err
