@@ -331,7 +331,8 @@ class FlowWalker:
             if outer is not None and any(func is b for b in s.body):
                 self.deferred[i] = (func, self.outer, jit)
         self.env, self.outer, self.loops = saved_env, saved_outer, saved_loops
-        self.env[s.name] = Value(local_def=True)
+        torch_base = any((self.static_qualname(b) or "").startswith("torch") for b in s.bases)
+        self.env[s.name] = Value(local_def=True, is_class=not torch_base)
 
     def s_Return(self, s):
         if s.value is not None:
@@ -616,7 +617,8 @@ class FlowWalker:
             label = n.id if isinstance(n, ast.Name) else f"{base.id}.size({len(monos)})"
             monos.append(Mono.sym(Sym(label, ("dim", tv.serial, len(monos)))))
         sizes = tuple(monos)
-        self.env[base.id] = tv.with_(sizes=sizes, strides=L.contiguous_strides(sizes))
+        strides = L.contiguous_strides(sizes) if tv.permuted_by is None else None
+        self.env[base.id] = tv.with_(sizes=sizes, strides=strides)
         return tuple(Value(NOT, mono=m) for m in monos)
 
     def element_of(self, v: Value) -> Value:
@@ -807,19 +809,23 @@ class FlowWalker:
         if lt or rt:
             kind = TENSOR if TENSOR in (left.kind, right.kind) else ANNOTATED
             t, other = (left, right) if lt else (right, left)
+            taint = left.permuted_by or right.permuted_by
             if lt and rt:
                 if left.sizes is not None and left.sizes == right.sizes:
                     same = left.strides == right.strides
                     return Value(kind, sizes=left.sizes, strides=left.strides if same else None,
-                                 permuted_by=left.permuted_by if same else None)
-                return Value(kind)
+                                 permuted_by=taint)
+                return Value(kind, permuted_by=taint)
             if other.kind == NOT and t.sizes is not None:
                 dense = t.strides is not None and not any(s.is_zero for s in t.strides)
                 if inplace or dense:
                     return Value(kind, sizes=t.sizes, strides=t.strides,
                                  permuted_by=t.permuted_by)
-                return Value(kind, sizes=t.sizes)
-            return Value(kind)
+                return Value(kind, sizes=t.sizes, permuted_by=taint)
+            if other.kind == UNKNOWN and other.sizes is None and t.sizes is not None:
+                # a scale held in a name or attribute: sizes kept, strides unknown
+                return Value(kind, sizes=t.sizes, permuted_by=taint)
+            return Value(kind, permuted_by=taint)
         if left.kind == NOT and right.kind == NOT:
             mono = None
             if left.mono is not None and right.mono is not None:
@@ -952,6 +958,8 @@ class FlowWalker:
         if isinstance(node.func, ast.Attribute):
             recv = self.cache.get(id(node.func.value)) or UNKNOWN_VALUE
             return self.call_method(node, recv, node.func.attr, args)
+        if func.is_class:
+            return NOT_VALUE
         if isinstance(node.func, ast.Name) and func is not None and not func.local_def \
                 and node.func.id not in self.env and node.func.id not in self.outer:
             name = node.func.id
@@ -1054,6 +1062,8 @@ class FlowWalker:
                     if count is not None and 0 < count <= 16:
                         return Value(NOT, elems=(each,) * count)
             return UNKNOWN_VALUE
+        if m in ("min", "max") and not node.args and not node.keywords:
+            return Value(recv.kind)
         if m not in api.TENSOR_METHODS:
             return UNKNOWN_VALUE
         return self.method_layout(node, recv, m, node.args, node.func.value)
@@ -1077,7 +1087,10 @@ class FlowWalker:
                       recv_node: ast.AST) -> Value:
         kind = recv.kind
         sizes, strides = recv.sizes, recv.strides
-        plain = Value(kind)
+        taint = recv.permuted_by
+        if sizes is not None and strides is None and taint is None:
+            strides = L.contiguous_strides(sizes)  # untouched tensors are assumed contiguous
+        plain = Value(kind, permuted_by=taint)
         ints = [_const_int(a) for a in arg_nodes]
         label = "." + m + "(" + ", ".join(self.idx.text(a) for a in arg_nodes) + ")"
         if m in ("transpose", "swapaxes", "swapdims", "movedim", "moveaxis", "permute", "t",
@@ -1088,7 +1101,7 @@ class FlowWalker:
             elif m == "permute":
                 seq = arg_nodes[0].elts if len(arg_nodes) == 1 and isinstance(arg_nodes[0], (ast.Tuple, ast.List)) else arg_nodes
                 rank = len(seq) if all(_const_int(a) is not None for a in seq) else None
-            if rank and (sizes is None or strides is None):
+            if rank and sizes is None and taint is None:
                 text = self.idx.text(recv_node)
                 sizes = tuple(Mono.sym(Sym(f"{text}.size({i})", ("dim", recv.serial, i))) for i in range(rank))
                 strides = L.contiguous_strides(sizes)
@@ -1132,9 +1145,7 @@ class FlowWalker:
                 if None in target:
                     return plain
                 new = tuple(target)  # type: ignore[arg-type]
-                if strides is None and recv.permuted_by is None and m == "reshape":
-                    return Value(kind, sizes=new, strides=L.contiguous_strides(new))
-                return Value(kind, sizes=new)
+                return Value(kind, sizes=new, permuted_by=taint)
             resolved = L.resolve_target(sizes, target)
             if resolved is None:
                 return plain
@@ -1145,7 +1156,7 @@ class FlowWalker:
                     return Value(kind, sizes=tuple(resolved), strides=st, permuted_by=permuted)
                 if m == "reshape" and L.view_verdict(sizes, strides, target)[0] == L.ILLEGAL:
                     return Value(kind, sizes=tuple(resolved), strides=L.contiguous_strides(resolved))
-            return Value(kind, sizes=tuple(resolved))
+            return Value(kind, sizes=tuple(resolved), permuted_by=taint)
         if m == "unsqueeze" and len(ints) == 1 and ints[0] is not None and sizes is not None \
                 and strides is not None:
             d = ints[0] if ints[0] >= 0 else ints[0] + len(sizes) + 1
@@ -1155,16 +1166,17 @@ class FlowWalker:
                              strides=strides[:d] + (st,) + strides[d:], permuted_by=recv.permuted_by)
             return plain
         if m in api.LAYOUT_PRESERVING_METHODS:
-            if m in ("to", "type_as") and any(k.arg == "memory_format" for k in node.keywords):
-                return Value(kind, sizes=sizes)
-            if m == "clone" and (node.args or node.keywords):
-                return Value(kind, sizes=sizes)
+            if m in ("to", "type_as", "clone") and any(k.arg == "memory_format" for k in node.keywords):
+                fmt = next(k.value for k in node.keywords if k.arg == "memory_format")
+                if self.static_qualname(fmt) == "torch.contiguous_format" and sizes is not None:
+                    return Value(kind, sizes=sizes, strides=L.contiguous_strides(sizes))
+                return Value(kind, sizes=sizes, permuted_by=taint)
             if sizes is not None and strides is not None and any(s.is_zero for s in strides) \
                     and m not in ("detach", "detach_", "requires_grad_"):
-                return Value(kind, sizes=sizes)
+                return Value(kind, sizes=sizes, permuted_by=taint)
             return Value(kind, sizes=sizes, strides=strides, permuted_by=recv.permuted_by)
         if m in api.SHAPE_PRESERVING_METHODS:
-            return Value(kind, sizes=sizes)
+            return Value(kind, sizes=sizes, permuted_by=taint)
         if m in ("matmul", "mm", "bmm") and len(node.args) == 1:
             other = self.cache.get(id(node.args[0])) or UNKNOWN_VALUE
             return self.binop(ast.MatMult(), recv, other)

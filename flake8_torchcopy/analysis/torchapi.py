@@ -81,10 +81,11 @@ TENSOR_ONLY_METHODS = frozenset(
     detach detach_ unsqueeze unsqueeze_ cuda requires_grad_ contiguous permute new_tensor
     new_zeros new_ones new_empty new_full masked_fill masked_fill_ type_as view_as reshape_as
     expand_as index_select is_contiguous data_ptr numel dim element_size untyped_storage
-    is_floating_point is_complex pin_memory bfloat16 half float double long int bool
+    is_floating_point is_complex pin_memory long
     """.split()
 )
-# ``float()``/``int()``/``long()`` as *methods* are tensor-only (numpy arrays have astype).
+# Not here: cuda cpu to float half double bfloat16 requires_grad_ share_memory_, which
+# nn.Module has too (``copy.deepcopy(model.half())`` is not a tensor copy).
 
 # Tensor methods and attributes whose result is not a tensor.
 NON_TENSOR_METHODS = frozenset(

@@ -32,10 +32,12 @@ class Value:
     were contiguous.  ``permuted_by`` names the op that made the layout
     non-contiguous (``.transpose(1, 2)``).  ``mono``: the value of an int size.
     ``elems``: the items of a tuple (``x.shape``, ``a.unbind(0)``).
+    ``permuted_by`` also marks a tensor derived from a permuted one whose strides
+    were lost: such a tensor is never assumed contiguous.
     """
 
     __slots__ = ("kind", "qualname", "local_def", "sizes", "strides", "permuted_by",
-                 "mono", "elems", "serial")
+                 "mono", "elems", "is_class", "serial")
 
     def __init__(
         self,
@@ -48,6 +50,7 @@ class Value:
         permuted_by: Optional[str] = None,
         mono: Optional[Mono] = None,
         elems: Optional[Tuple["Value", ...]] = None,
+        is_class: bool = False,
     ) -> None:
         self.kind = kind
         self.qualname = qualname
@@ -57,6 +60,7 @@ class Value:
         self.permuted_by = permuted_by
         self.mono = mono
         self.elems = elems
+        self.is_class = is_class
         self.serial = next(_serial)
 
     def with_(self, **changes) -> "Value":

@@ -30,7 +30,7 @@ class TorchTensorCopy(Rule):
         "`--trust-annotations`, a parameter annotated `torch.Tensor` counts as a tensor and "
         "the fix is unsafe. `pin_memory=` has no one-call equivalent: reported, not fixed."
     )
-    triggers = (("tensor(",),)
+    triggers = (("tensor",),)  # also catches `from torch import tensor as T`
 
     VALID = (
         "import torch\ndata = [1.0, 2.0]\ny = torch.tensor(data)\n",

@@ -24,7 +24,7 @@ class NewTensorCopy(Rule):
         "that sets no default device. An explicit `dtype=` or `device=` wins over x's. When x "
         "is not a plain name or attribute chain (it would be evaluated twice), no fix."
     )
-    triggers = (("new_tensor(",),)
+    triggers = (("new_tensor",),)
 
     VALID = (
         "import torch\nx = torch.zeros(3)\ny = x.new_tensor([1, 2, 3])\n",

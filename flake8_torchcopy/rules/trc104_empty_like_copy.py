@@ -52,6 +52,15 @@ class EmptyLikeCopy(Rule):
         exact = len(inner.args) == 1 and not inner.keywords and not node.keywords
         text = short(ctx.text(t), 24)
         replacement = f"{ctx.atom_text(t)}.clone()"
+        conv = [k for k in inner.keywords if k.arg in ("dtype", "device")]
+        if len(inner.args) > 1 or len(conv) != len(inner.keywords):
+            return  # a layout or requires_grad request: not a plain copy
+        if conv:
+            args = ", ".join(f"{k.arg}={ctx.text(k.value)}" for k in conv)
+            ctx.report(self.code, node,
+                       f"use {text}.to({short(args, 40)}, copy=True) instead of torch.empty_like(...)"
+                       f".copy_({text}): one call, same result and gradient")
+            return
         fix = replace_fix(ctx, node, replacement, True, f"Replace with `{short(replacement)}`") if exact else None
         ctx.report(self.code, node,
                    f"use {text}.clone() instead of torch.empty_like({text}).copy_({text}): one call, "

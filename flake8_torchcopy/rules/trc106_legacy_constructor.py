@@ -22,7 +22,7 @@ class LegacyConstructor(Rule):
         "No automatic fix: code that relies on the alias wants `t` (or `t.view_as(t)`), code that "
         "expected a copy wants `t.detach().clone()`; only the author knows which."
     )
-    triggers = (("Tensor(",),)
+    triggers = (("Tensor",),)
 
     VALID = (
         "import torch\nt = torch.Tensor(2, 3)\n",

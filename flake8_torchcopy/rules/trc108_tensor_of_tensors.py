@@ -21,7 +21,7 @@ class TensorOfTensors(Rule):
         "elements give shape (2, 1) instead of (2,), and mixed dtypes or devices may differ. The "
         "`.detach()` keeps torch.tensor's cut of the graph; drop it if gradients should flow."
     )
-    triggers = (("tensor(",),)
+    triggers = (("tensor",),)  # also catches `from torch import tensor as T`
 
     VALID = (
         "import torch\ny = torch.tensor([1.0, 2.0])\n",
