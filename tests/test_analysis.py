@@ -107,6 +107,28 @@ def test_names(src, expected):
          x = data
          return torch.tensor(x)
      """, []),
+    # evidence only from calls that certainly ran (torch/_utils.py, _rebuild_qtensor)
+    ("""
+     import torch
+     def f(zero_points):
+         n = len(zero_points) if isinstance(zero_points, list) else zero_points.numel()
+         return torch.tensor(zero_points, dtype=torch.long)
+     """, []),
+    ("""
+     import torch
+     def f(scales):
+         if scales.dim() and type(scales) is list:
+             return torch.tensor(scales)
+     """, []),
+    # methods nn.Module also has are no evidence (distributed_test.py: deepcopy(Net().cuda()))
+    ("""
+     import copy
+     import torch
+     def f(net):
+         model = net.cuda()
+         model.requires_grad_(False)
+         return copy.deepcopy(model), copy.deepcopy(net)
+     """, []),
     # not tensors
     ("""
      import torch

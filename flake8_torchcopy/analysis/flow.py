@@ -162,6 +162,7 @@ class FlowWalker:
         self.deferred: List[Tuple[ast.AST, Env, bool]] = []
         self.loops: List[Dict[str, List[Env]]] = []
         self.evidence: List[str] = []
+        self.conditional = 0  # >0 inside code a statement may not run (IfExp arms, `and`/`or`, lambdas)
         self.stmt_range = (0, 0)
         self._stmt_handlers: Dict[type, Optional[Callable]] = {}
         self._expr_handlers: Dict[type, Optional[Callable]] = {}
@@ -571,6 +572,13 @@ class FlowWalker:
                 name = test.args[0].id
                 return {name: TENSOR}, {name: NOT}
         if (isinstance(test, ast.Compare) and len(test.ops) == 1
+                and isinstance(test.ops[0], (ast.Is, ast.Eq))
+                and isinstance(test.left, ast.Call) and isinstance(test.left.func, ast.Name)
+                and test.left.func.id == "type" and len(test.left.args) == 1
+                and isinstance(test.left.args[0], ast.Name)):
+            yes, _ = self.narrow_isinstance(test.left.args[0].id, test.comparators[0])
+            return yes, {}
+        if (isinstance(test, ast.Compare) and len(test.ops) == 1
                 and isinstance(test.left, ast.Name)
                 and isinstance(test.comparators[0], ast.Constant)
                 and test.comparators[0].value is None):
@@ -748,16 +756,19 @@ class FlowWalker:
             self.ev(d)
         saved = self.env
         self.env = dict(saved)
+        self.conditional += 1
         a = node.args
         for p in a.posonlyargs + a.args + a.kwonlyargs + [x for x in (a.vararg, a.kwarg) if x]:
             self.env[p.arg] = Value(UNKNOWN)
         self.ev(node.body)
+        self.conditional -= 1
         self.env = saved
         return Value(UNKNOWN, local_def=True)
 
     def comprehension(self, node, parts: Sequence[ast.AST]) -> None:
         saved = self.env
         self.env = dict(saved)
+        self.conditional += 1
         for gen in node.generators:
             it = self.ev(gen.iter)
             self.bind(gen.target, self.element_of(it), None)
@@ -766,6 +777,7 @@ class FlowWalker:
                 self.apply(self.env, self.narrow(cond)[0])
         for p in parts:
             self.ev(p)
+        self.conditional -= 1
         self.env = saved
 
     def e_ListComp(self, node):
@@ -786,10 +798,12 @@ class FlowWalker:
         self.ev(node.test)
         yes, no = self.narrow(node.test)
         saved = self.env
+        self.conditional += 1
         self.env = self.apply(dict(saved), yes)
         a = self.ev(node.body)
         self.env = self.apply(dict(saved), no)
         b = self.ev(node.orelse)
+        self.conditional -= 1
         self.env = saved
         return join(a, b)
 
@@ -797,8 +811,10 @@ class FlowWalker:
         saved = self.env
         self.env = dict(saved)
         vals = []
-        for v in node.values:
+        for k, v in enumerate(node.values):
+            self.conditional += k > 0
             vals.append(self.ev(v))
+            self.conditional -= k > 0
             yes, no = self.narrow(v)
             self.apply(self.env, yes if isinstance(node.op, ast.And) else no)
         self.env = saved
@@ -847,12 +863,15 @@ class FlowWalker:
             taint = left.permuted_by or right.permuted_by
             if lt and rt:
                 if left.sizes is not None and left.sizes == right.sizes:
-                    same = left.strides == right.strides
+                    same = left.strides == right.strides and left.strides is not None \
+                        and L.is_dense(left.sizes, left.strides)
                     return Value(kind, sizes=left.sizes, strides=left.strides if same else None,
                                  permuted_by=taint)
                 return Value(kind, permuted_by=taint)
             if other.kind == NOT and t.sizes is not None:
-                dense = t.strides is not None and not any(s.is_zero for s in t.strides)
+                # the output of an elementwise op follows a dense input's dim order;
+                # a non-dense input gives a dense output we don't model
+                dense = t.strides is not None and L.is_dense(t.sizes, t.strides)
                 if inplace or dense:
                     return Value(kind, sizes=t.sizes, strides=t.strides,
                                  permuted_by=t.permuted_by)
@@ -1034,7 +1053,7 @@ class FlowWalker:
         if name.endswith("_like") and args and args[0].sizes is not None and len(node.args) == 1 \
                 and not node.keywords:
             a = args[0]
-            dense = a.strides is not None and not any(s.is_zero for s in a.strides)
+            dense = a.strides is not None and L.is_dense(a.sizes, a.strides)
             return Value(TENSOR, sizes=a.sizes, strides=a.strides if dense else None,
                          permuted_by=a.permuted_by if dense else None)
         return Value(TENSOR)
@@ -1070,7 +1089,8 @@ class FlowWalker:
     def call_method(self, node, recv: Value, m: str, args: List[Value]) -> Value:
         if m in api.TENSOR_ONLY_METHODS and isinstance(node.func.value, ast.Name) \
                 and recv.kind in (UNKNOWN, ANNOTATED) and recv.qualname is None:
-            self.evidence.append(node.func.value.id)
+            if not self.conditional:  # evidence only from calls that certainly ran
+                self.evidence.append(node.func.value.id)
             if recv.kind == UNKNOWN:
                 recv = recv.with_(kind=TENSOR)
         elif m in api.TENSOR_ONLY_METHODS and recv.kind == UNKNOWN and recv.qualname is None \
@@ -1206,9 +1226,9 @@ class FlowWalker:
                 if self.static_qualname(fmt) == "torch.contiguous_format" and sizes is not None:
                     return Value(kind, sizes=sizes, strides=L.contiguous_strides(sizes))
                 return Value(kind, sizes=sizes, permuted_by=taint)
-            if sizes is not None and strides is not None and any(s.is_zero for s in strides) \
+            if sizes is not None and strides is not None and not L.is_dense(sizes, strides) \
                     and m not in ("detach", "detach_", "requires_grad_"):
-                return Value(kind, sizes=sizes, permuted_by=taint)
+                return Value(kind, sizes=sizes, permuted_by=taint)  # copies come out dense
             return Value(kind, sizes=sizes, strides=strides, permuted_by=recv.permuted_by)
         if m in api.SHAPE_PRESERVING_METHODS:
             return Value(kind, sizes=sizes, permuted_by=taint)

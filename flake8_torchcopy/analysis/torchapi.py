@@ -78,7 +78,7 @@ TENSOR_METHODS = frozenset(
 # Methods that exist only on tensors: calling one on a name is evidence the name is a tensor.
 TENSOR_ONLY_METHODS = frozenset(
     """
-    detach detach_ unsqueeze unsqueeze_ cuda requires_grad_ contiguous permute new_tensor
+    detach detach_ unsqueeze unsqueeze_ contiguous permute new_tensor
     new_zeros new_ones new_empty new_full masked_fill masked_fill_ type_as view_as reshape_as
     expand_as index_select is_contiguous data_ptr numel dim element_size untyped_storage
     is_floating_point is_complex pin_memory long
