@@ -129,6 +129,14 @@ def test_names(src, expected):
          model.requires_grad_(False)
          return copy.deepcopy(model), copy.deepcopy(net)
      """, []),
+    # .to(<integer dtype>) is a tensor even on an unknown receiver (torch/_inductor/mkldnn_lowerings.py)
+    ("""
+     import torch
+     def f(constants, name):
+         w_zp = constants[name].to(torch.int32)
+         m = constants[name].to(torch.float16)
+         return torch.tensor(w_zp, dtype=torch.int32), torch.tensor(m)
+     """, ["TRC101"]),
     # not tensors
     ("""
      import torch

@@ -1096,6 +1096,8 @@ class FlowWalker:
         elif m in api.TENSOR_ONLY_METHODS and recv.kind == UNKNOWN and recv.qualname is None \
                 and not recv.local_def:
             recv = recv.with_(kind=TENSOR)
+        if m == "to" and recv.kind == UNKNOWN and recv.qualname is None and self.to_non_float(node):
+            recv = recv.with_(kind=TENSOR)
         if m in api.NON_TENSOR_METHODS:
             if m == "size" and _is_tensorish(recv) or m == "size" and recv.kind == UNKNOWN:
                 return self.size_call(node, recv)
@@ -1122,6 +1124,15 @@ class FlowWalker:
         if m not in api.TENSOR_METHODS:
             return UNKNOWN_VALUE
         return self.method_layout(node, recv, m, node.args, node.func.value)
+
+    def to_non_float(self, node: ast.Call) -> bool:
+        """``.to(torch.int32)`` / ``.to(dtype=torch.long)``: only a tensor accepts that."""
+        cands = list(node.args[:1]) + [k.value for k in node.keywords if k.arg == "dtype"]
+        for c in cands:
+            q = self.static_qualname(c)
+            if q is not None and q.startswith("torch.") and q[6:] in api.NON_FLOAT_DTYPES:
+                return True
+        return False
 
     def size_call(self, node, recv: Value) -> Value:
         if node.args:

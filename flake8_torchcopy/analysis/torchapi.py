@@ -134,6 +134,12 @@ DTYPE_NAMES = frozenset(
     """.split()
 )
 
+# ``x.to(<one of these>)`` is a tensor whatever x was: ``nn.Module.to`` accepts only
+# floating point and complex dtypes.
+NON_FLOAT_DTYPES = frozenset(
+    "int8 int16 int32 int64 uint8 uint16 uint32 uint64 long int short bool".split()
+)
+
 # Legacy typed constructors: torch.<name>(t) aliases t.
 LEGACY_CONSTRUCTORS = frozenset(
     """
