@@ -877,8 +877,15 @@ def _report(results: List[FileResult], errors: List[Tuple[str, str]], settings: 
     fixed = sum(r.fixed for r in results)
     changed = sum(1 for r in results if r.changed)
     left = sum(len(r.records) for r in results)
-    unsafe_fixable = sum(1 for r in results for rec in r.records if rec.fix is not None and rec.fix[0] != "safe")
-    fixable = sum(1 for r in results for rec in r.records if rec.fix is not None and rec.fix[0] == "safe")
+
+    def has_fix(rec: Record) -> bool:  # a fix --verify did not reject
+        v = rec.verification
+        rejected = v is not None and (v["status"] == "mismatch"
+                                      or (v["status"] == "unverified" and settings.require_verified))
+        return rec.fix is not None and not rejected
+
+    unsafe_fixable = sum(1 for r in results for rec in r.records if has_fix(rec) and rec.fix[0] != "safe")
+    fixable = sum(1 for r in results for rec in r.records if has_fix(rec) and rec.fix[0] == "safe")
     files_left = sum(1 for r in results if r.records)
     if not args.quiet:
         if settings.mode == "fix":

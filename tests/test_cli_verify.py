@@ -165,8 +165,9 @@ def test_json_carries_verification(tmp_path, monkeypatch, capsys):
     f.write_text(SAFE)
     monkeypatch.setattr(verify_mod, "verify_fix", fake_verify("mismatch", **MISMATCH))
     rc = cli.main(["--verify", "--check", "--output-format", "json", "-j", "1", str(f)])
-    out, _ = capsys.readouterr()
+    out, err = capsys.readouterr()
     assert rc == 1
+    assert "Found 1 issue in 1 file\n" in err  # a rejected fix is not counted as fixable
     [rec] = json.loads(out)
     assert rec["verification"]["status"] == "mismatch"
     assert rec["verification"]["property"] == "is_inference"
