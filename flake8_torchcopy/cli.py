@@ -336,10 +336,10 @@ def process_data(data: bytes, path: str, settings: Settings, explicit: bool = Tr
 
     from .engine import lint_source
 
-    vet = None
-    if settings.verify:
-        def vet(src, findings):
-            return _vet(src, findings, settings.unsafe, settings.require_verified)
+    def verify_round(src, findings):
+        return _vet(src, findings, settings.unsafe, settings.require_verified)
+
+    vet = verify_round if settings.verify else None
 
     if settings.mode == "check":
         new, applied = text, []
