@@ -1,0 +1,114 @@
+"""What the analysis knows about a value: its kind, and for tensors their sizes and strides.
+
+Tensor-ness is three-valued (tensor / not a tensor / unknown), plus ``ANNOTATED``:
+a value whose only evidence is a ``torch.Tensor`` annotation, which counts as a
+tensor only with ``trust_annotations`` (and then its fixes are unsafe).
+"""
+from __future__ import annotations
+
+import itertools
+from typing import Optional, Tuple
+
+from .symbolic import Mono
+
+TENSOR = "tensor"
+ANNOTATED = "annotated"
+NOT = "not"
+UNKNOWN = "unknown"
+
+_serial = itertools.count(1)
+
+Sizes = Tuple[Optional[Mono], ...]
+Strides = Tuple[Mono, ...]
+
+
+class Value:
+    """Immutable facts about one value.
+
+    ``qualname``: set for names bound to imports (``"torch"``, ``"copy.deepcopy"``).
+    ``local_def``: a function or class defined in this file (never torch's).
+    ``sizes``/``strides``: per dim, for tensors of known rank; a size may be None.
+    ``strides`` are symbolic, assuming the tensors the analysis could not trace
+    were contiguous.  ``permuted_by`` names the op that made the layout
+    non-contiguous (``.transpose(1, 2)``).  ``mono``: the value of an int size.
+    ``elems``: the items of a tuple (``x.shape``, ``a.unbind(0)``).
+    ``permuted_by`` also marks a tensor derived from a permuted one whose strides
+    were lost: such a tensor is never assumed contiguous.
+    """
+
+    __slots__ = ("kind", "qualname", "local_def", "sizes", "strides", "permuted_by",
+                 "mono", "elems", "is_class", "serial")
+
+    def __init__(
+        self,
+        kind: str = UNKNOWN,
+        *,
+        qualname: Optional[str] = None,
+        local_def: bool = False,
+        sizes: Optional[Sizes] = None,
+        strides: Optional[Strides] = None,
+        permuted_by: Optional[str] = None,
+        mono: Optional[Mono] = None,
+        elems: Optional[Tuple["Value", ...]] = None,
+        is_class: bool = False,
+    ) -> None:
+        self.kind = kind
+        self.qualname = qualname
+        self.local_def = local_def
+        self.sizes = sizes
+        self.strides = strides if sizes is not None else None
+        self.permuted_by = permuted_by
+        self.mono = mono
+        self.elems = elems
+        self.is_class = is_class
+        self.serial = next(_serial)
+
+    def with_(self, **changes) -> "Value":
+        """The same runtime value, known better: keeps the serial (symbols stay stable)."""
+        fields = {k: getattr(self, k) for k in self.__slots__ if k != "serial"}
+        fields.update(changes)
+        kind = fields.pop("kind")
+        out = Value(kind, **fields)
+        out.serial = self.serial
+        return out
+
+    @property
+    def is_tensor(self) -> bool:
+        return self.kind == TENSOR
+
+    def __repr__(self) -> str:  # pragma: no cover - debugging aid
+        extra = f" sizes={self.sizes} strides={self.strides}" if self.sizes is not None else ""
+        return f"<Value {self.kind}{' ' + self.qualname if self.qualname else ''}{extra}>"
+
+
+UNKNOWN_VALUE = Value(UNKNOWN)
+NOT_VALUE = Value(NOT)
+TENSOR_VALUE = Value(TENSOR)
+
+
+def join_kind(a: str, b: str) -> str:
+    if a == b:
+        return a
+    if {a, b} == {TENSOR, ANNOTATED}:
+        return ANNOTATED
+    return UNKNOWN
+
+
+def join(a: Optional[Value], b: Optional[Value]) -> Value:
+    """The value a name has when either of two paths may have reached here."""
+    if a is None or b is None:
+        return UNKNOWN_VALUE
+    if a is b:
+        return a
+    if a.qualname is not None or b.qualname is not None:
+        return a if a.qualname == b.qualname and a.qualname is not None else UNKNOWN_VALUE
+    kind = join_kind(a.kind, b.kind)
+    same_shape = a.sizes is not None and a.sizes == b.sizes
+    return Value(
+        kind,
+        local_def=a.local_def and b.local_def,
+        sizes=a.sizes if same_shape else None,
+        strides=a.strides if same_shape and a.strides == b.strides else None,
+        permuted_by=a.permuted_by if a.permuted_by == b.permuted_by else None,
+        mono=a.mono if a.mono is not None and a.mono == b.mono else None,
+    )

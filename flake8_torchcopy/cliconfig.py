@@ -1,0 +1,184 @@
+"""``[tool.torchcopy]`` configuration for ``torchcopy-fix``, read from pyproject.toml.
+
+The nearest ``pyproject.toml`` with a ``[tool.torchcopy]`` table, walking up
+from the first path given on the command line, is used (as ruff does with
+``[tool.ruff]``).  Keys are validated strictly: an unknown key or a value of
+the wrong type raises :class:`ConfigError` naming the key and the file.
+"""
+from __future__ import annotations
+
+import fnmatch
+import os
+import re
+import sys
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional, Tuple
+
+if sys.version_info >= (3, 11):  # pragma: no cover - version dependent
+    import tomllib as _toml
+else:  # pragma: no cover - version dependent
+    try:
+        import tomli as _toml
+    except ImportError:  # tomli missing: configuration files cannot be read
+        _toml = None  # type: ignore[assignment]
+
+CODE_PREFIX = re.compile(r"^[A-Z]{1,3}[0-9]{0,3}$")
+
+
+class ConfigError(Exception):
+    """A bad configuration file or a bad option value (exit status 2)."""
+
+
+@dataclass
+class Config:
+    """What ``[tool.torchcopy]`` says; None means "not set"."""
+
+    path: Optional[str] = None  # the pyproject.toml it came from
+    root: str = "."  # the directory globs are relative to
+    select: Optional[Tuple[str, ...]] = None
+    ignore: Optional[Tuple[str, ...]] = None
+    extend_select: Optional[Tuple[str, ...]] = None
+    exclude: Optional[Tuple[str, ...]] = None
+    unsafe_fixes: Optional[bool] = None
+    trust_annotations: Optional[bool] = None
+    per_file_ignores: Dict[str, Tuple[str, ...]] = field(default_factory=dict)
+
+
+KEYS = {
+    "select": "codes",
+    "ignore": "codes",
+    "extend-select": "codes",
+    "exclude": "globs",
+    "unsafe-fixes": "bool",
+    "trust-annotations": "bool",
+    "per-file-ignores": "table",
+}
+
+
+def check_codes(values: List[str], where: str) -> Tuple[str, ...]:
+    """Validate code prefixes (``TRC``, ``TRC1``, ``TRC101``)."""
+    out = []
+    for v in values:
+        v = v.strip()
+        if not v:
+            continue
+        if not CODE_PREFIX.match(v):
+            raise ConfigError(f"{where}: {v!r} is not a code or code prefix (like TRC or TRC101)")
+        out.append(v)
+    return tuple(out)
+
+
+def _str_list(key: str, value: Any, path: str) -> List[str]:
+    if isinstance(value, str):
+        return [p for p in value.split(",")]
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return list(value)
+    raise ConfigError(f"{path}: [tool.torchcopy] {key} must be a list of strings, not {type(value).__name__}")
+
+
+def find_pyproject(start: str) -> Optional[str]:
+    """The nearest pyproject.toml with a [tool.torchcopy] table, from ``start`` upwards."""
+    here = os.path.abspath(start)
+    if not os.path.isdir(here):
+        here = os.path.dirname(here)
+    while True:
+        candidate = os.path.join(here, "pyproject.toml")
+        if os.path.isfile(candidate):
+            try:
+                with open(candidate, "rb") as fh:
+                    data = fh.read()
+            except OSError as exc:
+                raise ConfigError(f"{candidate}: cannot read: {exc.strerror or exc}") from None
+            if b"torchcopy" in data and re.search(rb"(?m)^[ \t]*\[[ \t]*tool[ \t]*\.[ \t]*torchcopy\b|torchcopy[ \t]*=", data):
+                return candidate
+        parent = os.path.dirname(here)
+        if parent == here:
+            return None
+        here = parent
+
+
+def load_config(path: str) -> Config:
+    """Read and validate ``[tool.torchcopy]`` of one pyproject.toml."""
+    if _toml is None:
+        raise ConfigError(f"{path}: reading pyproject.toml needs 'tomli' on Python < 3.11 (pip install tomli)")
+    try:
+        with open(path, "rb") as fh:
+            data = _toml.load(fh)
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except Exception as exc:  # tomllib.TOMLDecodeError and friends
+        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    table = data.get("tool", {}).get("torchcopy", {}) if isinstance(data.get("tool"), dict) else {}
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: [tool.torchcopy] must be a table")
+    cfg = Config(path=path, root=os.path.dirname(os.path.abspath(path)))
+    for key, value in table.items():
+        kind = KEYS.get(key)
+        where = f"{path}: [tool.torchcopy] {key}"
+        if kind is None:
+            hint = ""
+            if key.replace("_", "-") in KEYS:
+                hint = f" (did you mean {key.replace('_', '-')!r}?)"
+            raise ConfigError(f"{path}: unknown key {key!r} in [tool.torchcopy]{hint}; known keys: {', '.join(sorted(KEYS))}")
+        if kind == "bool":
+            if not isinstance(value, bool):
+                raise ConfigError(f"{where} must be true or false, not {type(value).__name__}")
+            setattr(cfg, key.replace("-", "_"), value)
+        elif kind == "codes":
+            setattr(cfg, key.replace("-", "_"), check_codes(_str_list(key, value, path), where))
+        elif kind == "globs":
+            cfg.exclude = tuple(g.strip() for g in _str_list(key, value, path) if g.strip())
+        elif kind == "table":
+            if not isinstance(value, dict):
+                raise ConfigError(f"{where} must be a table of glob = [codes], not {type(value).__name__}")
+            pfi = {}
+            for glob, codes in value.items():
+                pfi[glob] = check_codes(_str_list(f"{key}.{glob}", codes, path), f"{where}.{glob!r}")
+            cfg.per_file_ignores = pfi
+    return cfg
+
+
+def discover_config(start: str) -> Config:
+    """The configuration for a run whose first path is ``start`` (defaults when none)."""
+    found = find_pyproject(start)
+    if found is None:
+        return Config(root=os.path.abspath("."))
+    return load_config(found)
+
+
+def _rel(path: str, root: str) -> str:
+    try:
+        rel = os.path.relpath(os.path.abspath(path), root)
+    except ValueError:  # another drive on Windows
+        rel = os.path.abspath(path)
+    return rel.replace(os.sep, "/")
+
+
+def glob_matches(path: str, patterns, root: str) -> bool:
+    """flake8-like matching: a pattern matches the file name, or the path relative
+    to ``root`` (the config file's directory), or any of its parent directories."""
+    if not patterns:
+        return False
+    rel = _rel(path, root)
+    name = rel.rsplit("/", 1)[-1]
+    parts = rel.split("/")
+    for pat in patterns:
+        pat = pat.rstrip("/")
+        if pat.startswith("./"):
+            pat = pat[2:]
+        if fnmatch.fnmatch(name, pat) or fnmatch.fnmatch(rel, pat):
+            return True
+        # a directory pattern excludes everything below it
+        for i in range(1, len(parts)):
+            if fnmatch.fnmatch("/".join(parts[:i]), pat) or fnmatch.fnmatch(parts[i - 1], pat):
+                return True
+    return False
+
+
+def ignored_codes_for(path: str, per_file_ignores: Dict[str, Tuple[str, ...]], root: str) -> Tuple[str, ...]:
+    """The code prefixes that per-file-ignores switches off for ``path``."""
+    out: List[str] = []
+    for pat, codes in per_file_ignores.items():
+        if glob_matches(path, (pat,), root):
+            out.extend(codes)
+    return tuple(out)

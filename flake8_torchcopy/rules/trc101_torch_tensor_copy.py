@@ -1,0 +1,104 @@
+"""TRC101: ``torch.tensor(t)`` on a tensor; use ``t.detach().clone()``."""
+from __future__ import annotations
+
+import ast
+
+from ._common import copy_expression, copy_fix_safety, keywords, replace_fix, short
+from .base import Example, Rule
+
+
+class TorchTensorCopy(Rule):
+    code = "TRC101"
+    name = "torch-tensor-copy"
+    summary = "`torch.tensor(t)` on a tensor: use `t.detach().clone()`"
+    rationale = (
+        "`torch.tensor(t)` copy-constructs from a tensor: it emits `UserWarning: To copy "
+        "construct from a tensor, it is recommended to use sourceTensor.detach().clone()` "
+        "and is slower (1.96x the time of `t.detach().clone()` for a 1-element tensor, "
+        "1.79x at 1,024 elements, 1.30x at 65,536; equal from about a million elements, "
+        "where the copy is memory-bound). With `dtype=`/`device=` the exact equivalent is "
+        "`t.detach().to(dtype=…, device=…, copy=True)`; without `copy=True`, `.to()` "
+        "would alias `t` when nothing changes."
+    )
+    fix_safety = (
+        "Safe when the argument is a tensor by data flow (assigned from a torch call, a "
+        "tensor method, arithmetic on tensors, or narrowed by `isinstance(x, torch.Tensor)`), "
+        "the module sets no default device (`torch.set_default_device`, `with "
+        "torch.device(...)`: `torch.tensor` would move the copy there) and the call is not "
+        "inside `@torch.jit.script`. A custom Tensor subclass comes out of `torch.tensor` as "
+        "a plain Tensor but keeps its type through `detach().clone()`. With "
+        "`--trust-annotations`, a parameter annotated `torch.Tensor` counts as a tensor and "
+        "the fix is unsafe. `pin_memory=` has no one-call equivalent: reported, not fixed."
+    )
+    triggers = (("tensor",),)  # also catches `from torch import tensor as T`
+
+    VALID = (
+        "import torch\ndata = [1.0, 2.0]\ny = torch.tensor(data)\n",
+        "import torch\nimport numpy as np\na = np.zeros(3)\ny = torch.tensor(a)\n",
+        "import torch\nx = torch.randn(3)\ny = torch.tensor(x.shape)\nz = torch.tensor(x.sum().item())\n",
+        "import torch\ndef f(x):\n    if isinstance(x, torch.Tensor):\n        return x.detach().clone()\n"
+        "    return torch.tensor(x)\n",
+        "import torch\ndef f(x: torch.Tensor):\n    return torch.tensor(x)\n",
+        "def tensor(x):\n    return x\nimport torch\nt = torch.ones(2)\ny = tensor(t)\n",
+        "import torch\nx = torch.ones(2)\ny = torch.as_tensor(x)\n",
+        "import torch\ny = torch.tensor(torch.pi)\nz = torch.tensor(torch.finfo(torch.float32).eps)\n",
+    )
+    INVALID = (
+        Example(
+            code="import torch\nt = torch.randn(3)\ny = torch.tensor(t)\n",
+            fixed="import torch\nt = torch.randn(3)\ny = t.detach().clone()\n",
+            verify=("torch.tensor(t)", "t.detach().clone()"),
+        ),
+        Example(
+            code="import torch as th\nw = th.zeros(4, 4)\ny = th.tensor(w, dtype=th.float64)\n",
+            fixed="import torch as th\nw = th.zeros(4, 4)\ny = w.detach().to(dtype=th.float64, copy=True)\n",
+            verify=("torch.tensor(w, dtype=torch.float64)", "w.detach().to(dtype=torch.float64, copy=True)"),
+        ),
+        Example(
+            code="from torch import tensor, randn\nx = randn(2) * 3\ny = tensor(x, requires_grad=True)\n",
+            fixed="from torch import tensor, randn\nx = randn(2) * 3\ny = x.detach().clone().requires_grad_()\n",
+            verify=("torch.tensor(x, requires_grad=True)", "x.detach().clone().requires_grad_()"),
+            inputs={"x": "tensor:float"},
+        ),
+        Example(
+            code="import torch\ndef f(x):\n    if not torch.is_tensor(x):\n        return None\n"
+            "    return torch.tensor(x, device='cpu')\n",
+            fixed="import torch\ndef f(x):\n    if not torch.is_tensor(x):\n        return None\n"
+            "    return x.detach().to(device='cpu', copy=True)\n",
+            verify=("torch.tensor(x, device='cpu')", "x.detach().to(device='cpu', copy=True)"),
+        ),
+        Example(
+            code="import torch\ntorch.set_default_device('cpu')\nt = torch.ones(3)\ny = torch.tensor(t)\n",
+            fixed="import torch\ntorch.set_default_device('cpu')\nt = torch.ones(3)\ny = t.detach().clone()\n",
+            unsafe=True,
+            note="the module sets a default device, which torch.tensor would move the copy to",
+        ),
+    )
+
+    def check(self, node: ast.Call, ctx) -> None:
+        if ctx.qualname(node.func) != "torch.tensor" or len(node.args) != 1:
+            return
+        arg = node.args[0]
+        if isinstance(arg, ast.Starred):
+            return
+        kind = ctx.tensor_kind(arg)
+        if kind is None:
+            return
+        kw = keywords(node)
+        if kw is None:
+            return
+        replacement = copy_expression(ctx, arg, kw)
+        t = short(ctx.text(arg), 24)
+        if replacement is None:
+            message = (f"torch.tensor({t}) copy-constructs from a tensor (slower, warns): "
+                       f"use {t}.detach().clone() and pin_memory() if needed")
+            ctx.report(self.code, node, message)
+            return
+        safe = copy_fix_safety(ctx, kind)
+        message = (f"use {short(replacement)} instead of torch.tensor({t}): copy-constructing "
+                   "from a tensor is slower and warns")
+        ctx.report(self.code, node, message,
+                   replace_fix(ctx, node, replacement, safe, f"Replace with `{short(replacement)}`"))
+
+
+RULE = TorchTensorCopy()

@@ -1,0 +1,50 @@
+"""TRC105: ``copy.deepcopy(t)`` on a tensor; use ``t.detach().clone()`` or ``t.clone()``."""
+from __future__ import annotations
+
+import ast
+
+from ._common import short
+from .base import Example, Rule
+
+
+class DeepcopyTensor(Rule):
+    code = "TRC105"
+    name = "deepcopy-tensor"
+    summary = "`copy.deepcopy(t)` on a tensor: use `t.detach().clone()` or `t.clone()`"
+    rationale = (
+        "`copy.deepcopy(t)` goes through Python's memo machinery: 8.65x the time of "
+        "`t.detach().clone()` for a 1-element tensor, 3.87x at 65,536 elements. It also does "
+        "more than a copy: it keeps `requires_grad`, the `Parameter` type, `.grad` and Python "
+        "attributes, copies the whole base storage of a view with the same strides and offset "
+        "(an expanded tensor stays expanded), and raises on non-leaf tensors that require grad."
+    )
+    fix_safety = (
+        "No automatic fix: which of `t.detach().clone()` (a plain copy) and `t.clone()` (keeps the "
+        "graph) is meant depends on the code, and neither keeps `.grad` or Parameter-ness."
+    )
+    triggers = (("deepcopy",),)
+
+    VALID = (
+        "import copy\nimport torch\nmodel = torch.nn.Linear(2, 2)\nm2 = copy.deepcopy(model)\n",
+        "import copy\ncfg = {'a': 1}\nc2 = copy.deepcopy(cfg)\n",
+        "from copy import deepcopy\nimport torch\ndef f(state):\n    return deepcopy(state)\n",
+    )
+    INVALID = (
+        Example(code="import copy\nimport torch\nt = torch.randn(3)\ny = copy.deepcopy(t)\n"),
+        Example(code="from copy import deepcopy\nimport torch\ndef f(x):\n"
+                     "    assert isinstance(x, torch.Tensor)\n    return deepcopy(x)\n"),
+    )
+
+    def check(self, node: ast.Call, ctx) -> None:
+        if ctx.qualname(node.func) != "copy.deepcopy" or len(node.args) != 1:
+            return
+        arg = node.args[0]
+        if ctx.tensor_kind(arg) is None:
+            return
+        t = short(ctx.text(arg), 24)
+        ctx.report(self.code, node,
+                   f"copy.deepcopy({t}) on a tensor is slow and also copies requires_grad, .grad and "
+                   f"the whole storage: use {t}.detach().clone() (or {t}.clone() to keep the graph)")
+
+
+RULE = DeepcopyTensor()

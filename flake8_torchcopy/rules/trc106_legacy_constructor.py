@@ -1,0 +1,54 @@
+"""TRC106: ``torch.Tensor(t)`` / ``torch.FloatTensor(t)`` on a tensor: aliases, doesn't copy."""
+from __future__ import annotations
+
+import ast
+
+from ..analysis.torchapi import LEGACY_CONSTRUCTORS
+from ._common import short
+from .base import Example, Rule
+
+
+class LegacyConstructor(Rule):
+    code = "TRC106"
+    name = "legacy-constructor-alias"
+    summary = "`torch.Tensor(t)` on a tensor aliases it: use `t.detach().clone()` or `t`"
+    rationale = (
+        "The legacy constructors `torch.Tensor(t)`, `torch.FloatTensor(t)` and friends do not "
+        "copy a tensor argument: the result *aliases* t (writes show through) and keeps its "
+        "autograd graph (`AliasBackward0`). `torch.FloatTensor(t)` raises unless t is float32. "
+        "`torch.Tensor(2, 3)` (a size constructor) is not reported."
+    )
+    fix_safety = (
+        "No automatic fix: code that relies on the alias wants `t` (or `t.view_as(t)`), code that "
+        "expected a copy wants `t.detach().clone()`; only the author knows which."
+    )
+    triggers = (("Tensor",),)
+
+    VALID = (
+        "import torch\nt = torch.Tensor(2, 3)\n",
+        "import torch\nt = torch.FloatTensor([1.0, 2.0])\n",
+        "import torch\ndef f(n):\n    return torch.Tensor(n)\n",
+    )
+    INVALID = (
+        Example(code="import torch\nx = torch.randn(3)\ny = torch.Tensor(x)\n"),
+        Example(code="import torch\nx = torch.ones(2, 2)\ny = torch.FloatTensor(x.float())\n"),
+    )
+
+    def check(self, node: ast.Call, ctx) -> None:
+        q = ctx.qualname(node.func)
+        if q is None or not q.startswith("torch.") or len(node.args) != 1 or node.keywords:
+            return
+        name = q.rsplit(".", 1)[-1]
+        if name not in LEGACY_CONSTRUCTORS or q not in (f"torch.{name}", f"torch.cuda.{name}"):
+            return
+        arg = node.args[0]
+        if ctx.tensor_kind(arg) is None:
+            return
+        t = short(ctx.text(arg), 24)
+        ctor = q.replace("torch.", "", 1)
+        ctx.report(self.code, node,
+                   f"torch.{ctor}({t}) does not copy: it aliases {t} and keeps its autograd graph; "
+                   f"use {t}.detach().clone() for a copy, or {t} itself")
+
+
+RULE = LegacyConstructor()

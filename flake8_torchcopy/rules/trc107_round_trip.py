@@ -1,0 +1,145 @@
+"""TRC107: copies through Python or numpy (``torch.tensor(t.tolist())``, ``t.numpy()``)."""
+from __future__ import annotations
+
+import ast
+from typing import Optional, Tuple
+
+from ._common import copy_expression, copy_fix_safety, keywords, replace_fix, short
+from .base import Example, Rule
+
+_PASS_THROUGH = ("detach", "cpu")
+
+
+def _unwrap(node: ast.AST) -> Optional[Tuple[ast.AST, str, bool, bool]]:
+    """``t[.detach()][.cpu()].numpy()`` / ``.tolist()`` -> (t, last method, moved to cpu, detached)."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("tolist", "numpy") and not node.args and not node.keywords):
+        return None
+    last = node.func.attr
+    base = node.func.value
+    cpu = detached = False
+    while (isinstance(base, ast.Call) and isinstance(base.func, ast.Attribute)
+           and base.func.attr in _PASS_THROUGH and not base.args and not base.keywords):
+        cpu = cpu or base.func.attr == "cpu"
+        detached = detached or base.func.attr == "detach"
+        base = base.func.value
+    return base, last, cpu, detached
+
+
+class RoundTrip(Rule):
+    code = "TRC107"
+    name = "round-trip-copy"
+    summary = "copy through `.tolist()`/`.numpy()`: use `t.detach().clone()`"
+    rationale = (
+        "`torch.tensor(t.tolist())` copies every element through a Python object, and "
+        "changes the dtype on the way: float64, float16 and bfloat16 become float32 (float64 "
+        "loses precision), int8/16/32 and uint8 become int64, complex128 becomes complex64. "
+        "`torch.tensor(t.numpy())` and `torch.from_numpy(t.numpy()).clone()` make a copy through "
+        "numpy, raise for tensors that require grad, for bfloat16 and for CUDA tensors without "
+        "`.cpu()`. `torch.from_numpy(t.numpy())` is just `t.detach()`: an alias, not a copy."
+    )
+    fix_safety = (
+        "Through `.numpy()`: safe (where the original runs, the result is equal; the rewrite "
+        "also runs where `numpy()` raises) when `t` is a tensor by data flow and, for "
+        "`torch.tensor`, the TRC101 conditions hold. Through `.tolist()`: unsafe, because the "
+        "dtype can change (the rewrite keeps t's dtype; the original may not). The alias form "
+        "`torch.from_numpy(t.numpy())` → `t.detach()` is unsafe: under `torch.inference_mode()` "
+        "the original returns an inference tensor and the rewrite a normal one."
+    )
+    triggers = (("tolist",), ("numpy(",))
+
+    VALID = (
+        "import torch\nimport numpy as np\na = np.zeros(3)\ny = torch.tensor(a.tolist())\n",
+        "import torch\nx = torch.randn(3)\nvals = x.tolist()\n",
+        "import torch\ny = torch.tensor([1, 2]).numpy()\n",
+    )
+    INVALID = (
+        Example(
+            code="import torch\nt = torch.randn(3)\ny = torch.tensor(t.tolist())\n",
+            fixed="import torch\nt = torch.randn(3)\ny = t.detach().clone()\n",
+            unsafe=True,
+            verify=("torch.tensor(t.tolist())", "t.detach().clone()"),
+        ),
+        Example(
+            code="import torch\nt = torch.randn(3)\ny = torch.tensor(t.cpu().numpy())\n",
+            fixed="import torch\nt = torch.randn(3)\ny = t.detach().to(device=\"cpu\", copy=True)\n",
+            verify=("torch.tensor(t.cpu().numpy())", "t.detach().to(device=\"cpu\", copy=True)"),
+        ),
+        Example(
+            code="import torch\nt = torch.randn(3)\ny = torch.from_numpy(t.detach().numpy()).clone()\n",
+            fixed="import torch\nt = torch.randn(3)\ny = t.detach().clone()\n",
+            verify=("torch.from_numpy(t.detach().numpy()).clone()", "t.detach().clone()"),
+        ),
+        Example(
+            code="import torch\nt = torch.randn(3)\ny = torch.from_numpy(t.numpy())\n",
+            fixed="import torch\nt = torch.randn(3)\ny = t.detach()\n",
+            unsafe=True,
+            verify=("torch.from_numpy(t.numpy())", "t.detach()"),
+            note="under torch.inference_mode() the original returns an inference tensor and "
+            "t.detach() a normal one (found by the verifier)",
+        ),
+    )
+
+    def check(self, node: ast.Call, ctx) -> None:
+        q = ctx.qualname(node.func)
+        if q == "torch.tensor" and len(node.args) == 1:
+            self.check_tensor(node, ctx)
+        elif (isinstance(node.func, ast.Attribute) and node.func.attr == "clone"
+              and not node.args and not node.keywords and isinstance(node.func.value, ast.Call)
+              and ctx.qualname(node.func.value.func) == "torch.from_numpy"):
+            self.check_from_numpy(node, node.func.value, ctx, cloned=True)
+        elif q == "torch.from_numpy":
+            self.check_from_numpy(node, node, ctx, cloned=False)
+
+    @staticmethod
+    def _base(ctx, arg: ast.AST):
+        got = _unwrap(arg)
+        if got is None:
+            return None
+        base, last, cpu, detached = got
+        kind = ctx.tensor_kind(base)
+        if kind is None and detached and ctx.value(base).kind != "not":
+            kind = "tensor"
+        if kind is None:
+            return None
+        return base, last, cpu, kind
+
+    def check_tensor(self, node: ast.Call, ctx) -> None:
+        got = self._base(ctx, node.args[0])
+        kw = keywords(node)
+        if got is None or kw is None:
+            return
+        base, last, cpu, kind = got
+        replacement = copy_expression(ctx, base, kw, device_default='"cpu"' if cpu else None)
+        safe = last == "numpy" and copy_fix_safety(ctx, kind)
+        self.report(node, ctx, base, last, replacement, safe)
+
+    def check_from_numpy(self, node: ast.Call, inner: ast.Call, ctx, cloned: bool) -> None:
+        if len(inner.args) != 1 or inner.keywords:
+            return
+        got = self._base(ctx, inner.args[0])
+        if got is None or got[1] != "numpy":
+            return
+        base, last, cpu, kind = got
+        t = ctx.atom_text(base)
+        if cloned:
+            replacement = f'{t}.detach().to(device="cpu", copy=True)' if cpu else f"{t}.detach().clone()"
+        else:
+            replacement = f"{t}.detach().cpu()" if cpu else f"{t}.detach()"
+        # the alias form differs under inference_mode (inference tensor vs normal): unsafe
+        safe = cloned and kind == "tensor"
+        self.report(node, ctx, base, last, replacement, safe, alias=not cloned)
+
+    def report(self, node, ctx, base, last, replacement, safe, alias=False) -> None:
+        t = short(ctx.text(base), 24)
+        why = ("it is an alias of the tensor, not a copy" if alias else
+               f"a copy through {'Python lists changes the dtype and is slow' if last == 'tolist' else 'numpy is slower and raises for requires_grad and bfloat16'}")
+        if replacement is None:
+            ctx.report(self.code, node, f"round trip through .{last}(): {why}; use {t}.detach().clone()")
+            return
+        ctx.report(self.code, node,
+                   f"use {short(replacement)} instead of a round trip through .{last}(): {why}",
+                   replace_fix(ctx, node, replacement, safe, f"Replace with `{short(replacement)}`"))
+
+
+RULE = RoundTrip()

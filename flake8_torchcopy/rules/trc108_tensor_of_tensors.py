@@ -1,0 +1,62 @@
+"""TRC108: ``torch.tensor([a, b])`` of tensors; use ``torch.stack([a, b])``."""
+from __future__ import annotations
+
+import ast
+
+from ._common import replace_fix, short
+from .base import Example, Rule
+
+
+class TensorOfTensors(Rule):
+    code = "TRC108"
+    name = "tensor-of-tensors"
+    summary = "`torch.tensor([a, b])` of tensors: use `torch.stack([a, b])`"
+    rationale = (
+        "`torch.tensor([a, b, ...])` with tensor elements converts each element through "
+        "Python scalars: it is slow, works only for 0-d and 1-element tensors, raises for "
+        "larger ones, and cuts the autograd graph. `torch.stack` does it in one kernel."
+    )
+    fix_safety = (
+        "Unsafe: for 0-d elements `torch.stack([a, b]).detach()` is exact, but 1-element 1-d "
+        "elements give shape (2, 1) instead of (2,), and mixed dtypes or devices may differ. The "
+        "`.detach()` keeps torch.tensor's cut of the graph; drop it if gradients should flow."
+    )
+    triggers = (("tensor",),)  # also catches `from torch import tensor as T`
+
+    VALID = (
+        "import torch\ny = torch.tensor([1.0, 2.0])\n",
+        "import torch\nx = torch.randn(3)\ny = torch.tensor([x.sum().item(), 2.0])\n",
+        "import torch\ndef f(a, b):\n    return torch.tensor([a, b])\n",
+    )
+    INVALID = (
+        Example(
+            code="import torch\nx = torch.randn(3)\na = x.sum()\nb = x.mean()\ny = torch.tensor([a, b])\n",
+            fixed="import torch\nx = torch.randn(3)\na = x.sum()\nb = x.mean()\ny = torch.stack([a, b]).detach()\n",
+            unsafe=True,
+            verify=("torch.tensor([a, b])", "torch.stack([a, b]).detach()"),
+            inputs={"a": "tensor:rank=0", "b": "tensor:rank=0"},
+            note="exact for 0-d elements; 1-element 1-d elements change the shape",
+        ),
+    )
+
+    def check(self, node: ast.Call, ctx) -> None:
+        if ctx.qualname(node.func) != "torch.tensor" or len(node.args) != 1:
+            return
+        lst = node.args[0]
+        if not isinstance(lst, (ast.List, ast.Tuple)) or not lst.elts:
+            return
+        if any(isinstance(e, ast.Starred) or ctx.tensor_kind(e) is None for e in lst.elts):
+            return
+        torch = ctx.torch_name()
+        fix = None
+        elems = ", ".join(ctx.text(e) for e in lst.elts)
+        replacement = f"torch.stack([{short(elems, 30)}])"
+        if torch is not None and not node.keywords:
+            replacement = f"{torch}.stack([{elems}]).detach()"
+            fix = replace_fix(ctx, node, replacement, False, f"Replace with `{short(replacement)}`")
+        ctx.report(self.code, node,
+                   f"use {short(replacement)} instead of torch.tensor([...]) of tensors: it goes "
+                   "through Python scalars and raises for tensors of more than one element", fix)
+
+
+RULE = TensorOfTensors()

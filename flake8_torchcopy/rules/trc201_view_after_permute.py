@@ -1,0 +1,119 @@
+"""TRC201: ``.view(shape)`` that merges dims a permute/transpose/expand separated: it raises."""
+from __future__ import annotations
+
+import ast
+
+from ..analysis import layout as L
+from ..analysis.torchapi import DTYPE_NAMES
+from ..finding import SAFE, Edit, Fix
+from .base import Example, Rule
+
+
+class ViewAfterPermute(Rule):
+    code = "TRC201"
+    name = "view-after-permute"
+    summary = "`.view()` after `.permute()`/`.transpose()` that raises: use `.reshape()`"
+    rationale = (
+        "`view` works only when every target dim is a split of one source dim or a merge of "
+        "dims adjacent in memory. After `.permute()`, `.transpose()`, `.t()`, `.mT`, "
+        "`.movedim()` or `.expand()`, merging the dims they separated raises `RuntimeError: "
+        "view size is not compatible with input tensor's size and stride` — often only for "
+        "some shapes (it works when the dims in between have size 1, e.g. a batch or sequence "
+        "length of 1 in a test). The analysis follows sizes symbolically (names unpacked from "
+        "`x.shape`, `x.size(i)`, `self.` attributes, literals, `-1`) and reports only views it "
+        "proves to merge separated dims, naming the sizes that would have to be 1. Views it "
+        "proves legal (same shape, splits, moves of size-1 dims) or cannot decide stay quiet."
+    )
+    fix_safety = (
+        "Safe: `reshape` returns exactly the same view wherever `view` succeeds (checked on "
+        "3,000 random strided tensors), and copies where `view` would raise. Code that relied "
+        "on the exception, or writes into the result expecting the source to change, is the "
+        "only case where behaviour differs — and there `view` raised anyway."
+    )
+    triggers = (("view(", "permute"), ("view(", "transpose"), ("view(", "swap"),
+                ("view(", "movedim"), ("view(", "moveaxis"), ("view(", ".t("), ("view(", ".T"),
+                ("view(", ".mT"), ("view(", ".mH"), ("view(", ".H"), ("view(", "expand"))
+
+    VALID = (
+        "import torch\nx = torch.randn(2, 3, 4)\ny = x.transpose(1, 2).contiguous().view(2, 12)\n",
+        "import torch\nx = torch.randn(2, 3, 4)\ny = x.transpose(1, 2).reshape(2, 12)\n",
+        "import torch\ndef f(x):\n    b, hw, c = x.shape\n    h = w = 8\n"
+        "    return x.transpose(1, 2).view(b, c, h, w)\n",
+        "import torch\ndef f(q):\n    b, n, h, d = q.shape\n    return q.transpose(1, 2).view(b, h, n, d)\n",
+        "import torch\nx = torch.randn(4, 4)\ny = x.t().view(torch.int32)\n",
+        "import torch\ndef f(x, shape):\n    return x.permute(0, 2, 1).view(shape)\n",
+        "import torch\nx = torch.randn(4, 1, 3)\ny = x.transpose(0, 1).view(4, 3)\n",
+        "import torch\ndef f(x):\n    b, c, t = x.shape\n    x = x.transpose(1, 2)\n    return x.view(b, t, c)\n",
+    )
+    INVALID = (
+        Example(
+            code="import torch\ndef f(self, x):\n    b, n, c = x.shape\n"
+            "    q = k = v = x.view(b, n, self.heads, c // self.heads).transpose(1, 2)\n"
+            "    attn = (q @ k.transpose(-2, -1)).softmax(dim=-1)\n"
+            "    return (attn @ v).transpose(1, 2).view(b, n, c)\n",
+            fixed="import torch\ndef f(self, x):\n    b, n, c = x.shape\n"
+            "    q = k = v = x.view(b, n, self.heads, c // self.heads).transpose(1, 2)\n"
+            "    attn = (q @ k.transpose(-2, -1)).softmax(dim=-1)\n"
+            "    return (attn @ v).transpose(1, 2).reshape(b, n, c)\n",
+        ),
+        Example(
+            code="import torch\ndef f(x, k):\n    b, c, t = x.shape\n    x = x.transpose(1, 2)\n"
+            "    return x.view(b, x.size(1) // k, -1)\n",
+            fixed="import torch\ndef f(x, k):\n    b, c, t = x.shape\n    x = x.transpose(1, 2)\n"
+            "    return x.reshape(b, x.size(1) // k, -1)\n",
+        ),
+        Example(
+            code="import torch\ndef f(x):\n    return x.permute(0, 2, 1).view(-1)\n",
+            fixed="import torch\ndef f(x):\n    return x.permute(0, 2, 1).reshape(-1)\n",
+            verify=("x.permute(0, 2, 1).view(-1)", "x.permute(0, 2, 1).reshape(-1)"),
+            inputs={"x": "tensor:rank=3"},
+        ),
+        Example(
+            code="import torch\ndef f(x):\n    return x.t().view(-1)\n",
+            fixed="import torch\ndef f(x):\n    return x.t().reshape(-1)\n",
+            verify=("x.t().view(-1)", "x.t().reshape(-1)"),
+            inputs={"x": "tensor:rank=2"},
+        ),
+    )
+
+    def check(self, node: ast.Call, ctx) -> None:
+        func = node.func
+        if not (isinstance(func, ast.Attribute) and func.attr == "view") or not node.args:
+            return
+        if node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
+            return
+        if len(node.args) == 1 and self.is_dtype(node.args[0], ctx):
+            return
+        recv = ctx.value(func.value)
+        if recv.kind == "not" or recv.sizes is None or recv.strides is None:
+            return
+        target = ctx._w.size_args(node.args)
+        if target is None:
+            return
+        verdict, rescues = L.view_verdict(recv.sizes, recv.strides, target)
+        if verdict != L.ILLEGAL:
+            return
+        in_target = {sym for m in target if m is not None for sym in m.symbols}
+        rescues.sort(key=lambda sym: sym not in in_target)
+        unless = " or ".join(f"{s.name} == 1" for s in rescues)
+        origin = f" after {recv.permuted_by}" if recv.permuted_by else ""
+        message = (f"use .reshape() instead of .view(){origin}: this view merges dims the "
+                   f"permutation separated and raises RuntimeError"
+                   + (f" unless {unless}" if unless else ""))
+        start, end = ctx.name_span(func)
+        ctx.report(self.code, node, message,
+                   Fix((Edit(start, end, "reshape"),), SAFE, "Replace `.view` with `.reshape`"))
+
+    @staticmethod
+    def is_dtype(arg: ast.AST, ctx) -> bool:
+        q = ctx.qualname(arg)
+        if q is not None:
+            return q.startswith("torch.") and q[6:] in DTYPE_NAMES
+        if isinstance(arg, ast.Attribute) and arg.attr == "dtype":
+            return True
+        if isinstance(arg, ast.Name) and "dtype" in arg.id:
+            return True
+        return isinstance(arg, ast.Constant) and isinstance(arg.value, str)
+
+
+RULE = ViewAfterPermute()

@@ -1,0 +1,187 @@
+"""The shared analysis on its own: names, tensor-ness through data flow, and view legality."""
+import textwrap
+
+import pytest
+
+from flake8_torchcopy import Options, lint_source
+from flake8_torchcopy.analysis import layout as L
+from flake8_torchcopy.analysis.symbolic import Mono, Sym
+
+
+def codes(src, **opts):
+    return [f.code for f in lint_source(textwrap.dedent(src), options=Options(**opts))]
+
+
+@pytest.mark.parametrize("src,expected", [
+    # imports and aliases
+    ("import torch as th\nx = th.ones(2)\ny = th.tensor(x)\n", ["TRC101"]),
+    ("from torch import tensor as T, zeros\nx = zeros(2)\ny = T(x)\n", ["TRC101"]),
+    ("import torch.nn.functional as F\nimport torch\nx = F.relu(torch.ones(2))\ny = torch.tensor(x)\n", ["TRC101"]),
+    ("import torch\ntry:\n    import numpy as np\nexcept ImportError:\n    np = None\nx = torch.ones(2)\ny = torch.tensor(x)\n", ["TRC101"]),
+    # a name shadowing torch's is not torch's
+    ("import torch\nfrom torch import tensor\ndef tensor(v):\n    return v\nx = torch.ones(2)\ny = tensor(x)\n", []),
+    ("from .utils import tensor\nimport torch\nx = torch.ones(2)\ny = tensor(x)\n", []),
+    # no torch import: nothing that needs torch names
+    ("def tensor(v):\n    return v\nx = tensor([1])\n", []),
+])
+def test_names(src, expected):
+    assert codes(src) == expected
+
+
+@pytest.mark.parametrize("src,expected", [
+    # all reaching assignments must be tensors
+    ("""
+     import torch
+     def f(c, data):
+         x = torch.ones(2) if c else data
+         return torch.tensor(x)
+     """, []),
+    ("""
+     import torch
+     def f(c):
+         if c:
+             x = torch.ones(2)
+         else:
+             x = torch.zeros(2)
+         return torch.tensor(x)
+     """, ["TRC101"]),
+    ("""
+     import torch
+     def f(c, data):
+         x = torch.ones(2)
+         for d in data:
+             torch.tensor(x)
+             x = d
+     """, []),
+    # narrowing in both branches and after early exits
+    ("""
+     import torch
+     def f(x):
+         if torch.is_tensor(x):
+             return torch.tensor(x)
+         return torch.tensor(x)
+     """, ["TRC101"]),
+    ("""
+     import torch
+     def f(x):
+         if not isinstance(x, torch.Tensor):
+             raise TypeError(x)
+         return torch.tensor(x)
+     """, ["TRC101"]),
+    ("""
+     import torch
+     import numpy as np
+     def f(x):
+         if isinstance(x, (torch.Tensor, np.ndarray)):
+             return torch.tensor(x)
+     """, []),
+    ("""
+     import torch
+     def f(x):
+         assert isinstance(x, torch.Tensor)
+         return torch.tensor(x)
+     """, ["TRC101"]),
+    ("""
+     import torch
+     def f(xs):
+         return [torch.tensor(x) for x in xs if torch.is_tensor(x)]
+     """, ["TRC101"]),
+    # a tensor-only method called earlier is evidence; a later one is not
+    ("""
+     import torch
+     def f(x):
+         n = x.dim()
+         return torch.tensor(x)
+     """, ["TRC101"]),
+    ("""
+     import torch
+     def f(x):
+         y = torch.tensor(x)
+         return x.detach()
+     """, []),
+    # reassignment forgets
+    ("""
+     import torch
+     def f(x, data):
+         x = x.detach()
+         x = data
+         return torch.tensor(x)
+     """, []),
+    # not tensors
+    ("""
+     import torch
+     def f(x):
+         x = x.detach()
+         return torch.tensor(x.shape), torch.tensor(x.tolist()[0]), torch.tensor(x.size(0) * 2)
+     """, []),
+])
+def test_tensor_flow(src, expected):
+    assert codes(src) == expected
+
+
+def test_annotations_count_only_when_trusted():
+    src = "import torch\ndef f(x: torch.Tensor):\n    return torch.tensor(x)\n"
+    assert codes(src) == []
+    findings = lint_source(src, options=Options(trust_annotations=True))
+    assert [f.code for f in findings] == ["TRC101"]
+    assert findings[0].fix is not None and not findings[0].fix.safe
+
+
+def test_default_device_and_jit_make_fixes_unsafe():
+    base = "import torch\nx = torch.ones(2)\ny = torch.tensor(x)\n"
+    assert lint_source(base)[0].fix.safe
+    for prefix in ("torch.set_default_device('cuda')\n", "with torch.device('cuda'):\n    pass\n"):
+        src = base.replace("import torch\n", "import torch\n" + prefix)
+        assert not lint_source(src)[0].fix.safe
+    jit = "import torch\n@torch.jit.script\ndef f(x):\n    y = torch.ones(2) + x\n    return torch.tensor(y)\n"
+    assert not lint_source(jit)[0].fix.safe
+
+
+def _sym(*names):
+    return [Mono.sym(Sym(n)) for n in names]
+
+
+def test_view_legality_algebra():
+    b, n, h, c, k = _sym("b", "n", "h", "c", "k")
+    sizes = (b, h, n, c / h)
+    s2, st2 = L.swap(sizes, L.contiguous_strides(sizes), 1, 2)
+    assert L.view_verdict(s2, st2, [b, n, h, c / h]) == (L.LEGAL, [])  # same shape
+    verdict, rescues = L.view_verdict(s2, st2, [b, n, c])
+    assert verdict == L.ILLEGAL and {s.name for s in rescues} == {"n", "h"}
+    assert L.view_verdict(s2, st2, [b, n, None])[0] == L.ILLEGAL
+    # a split of one dim after a transpose is legal
+    sizes = (b, h * c, n)
+    s3, st3 = L.swap(sizes, L.contiguous_strides(sizes), 1, 2)
+    assert L.view_verdict(s3, st3, [b, n, h, c])[0] == L.LEGAL
+    # sizes that can't be matched symbolically: unknown, never reported
+    assert L.view_verdict(s3, st3, [b, k, None])[0] in (L.UNKNOWN, L.ILLEGAL)
+    assert L.view_verdict(s3, st3, [b * k, c])[0] == L.UNKNOWN
+
+
+def test_view_legality_agrees_with_torch():
+    torch = pytest.importorskip("torch")
+    import itertools
+    import random
+    rnd = random.Random(0)
+    checked = 0
+    for _ in range(300):
+        rank = rnd.randint(2, 4)
+        shape = [rnd.choice([1, 2, 3]) for _ in range(rank)]
+        perm = list(range(rank))
+        rnd.shuffle(perm)
+        t = torch.empty(shape).permute(perm)
+        sizes = tuple(Mono.const(s) for s in shape)
+        ps, pst = L.permute(sizes, L.contiguous_strides(sizes), perm)
+        targets = [[-1], list(t.shape[:1]) + [-1], [-1] + list(t.shape[-1:])]
+        for target in itertools.islice(targets, 3):
+            mono_target = [None if v == -1 else Mono.const(v) for v in target]
+            verdict, _ = L.view_verdict(ps, pst, mono_target)
+            try:
+                t.view(target)
+                ok = True
+            except RuntimeError:
+                ok = False
+            if verdict != L.UNKNOWN:
+                assert (verdict == L.LEGAL) == ok, (shape, perm, target)
+                checked += 1
+    assert checked > 500

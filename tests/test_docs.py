@@ -1,0 +1,28 @@
+"""The docs pages are rendered from the rules: a page that drifts from its rule fails here."""
+from pathlib import Path
+
+from flake8_torchcopy import docgen
+from flake8_torchcopy.finding import Finding
+from flake8_torchcopy.rules import ALL_RULES
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_rule_pages_match_the_rules():
+    for name, text in docgen.pages().items():
+        page = ROOT / "docs" / "rules" / name
+        assert page.exists(), f"missing {page}: run python -m flake8_torchcopy.docgen"
+        assert page.read_text(encoding="utf-8") == text, f"{page} is stale: run python -m flake8_torchcopy.docgen"
+
+
+def test_finding_url_points_at_the_page():
+    for rule in ALL_RULES:
+        f = Finding(rule.code, "m", 1, 0, 1, 1)
+        assert f.url.endswith(f"docs/rules/{rule.code}.md")
+        assert (ROOT / "docs" / "rules" / f"{rule.code}.md").exists()
+
+
+def test_readme_lists_every_rule():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for rule in ALL_RULES:
+        assert f"[{rule.code}](docs/rules/{rule.code}.md)" in readme

@@ -1,0 +1,398 @@
+"""Tests of the verifier: input synthesis, equivalence verdicts, verify_fix, CLI, timing."""
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+
+from flake8_torchcopy.verify import (  # noqa: E402
+    Report,
+    changed_expressions,
+    free_names,
+    verify_expressions,
+    verify_fix,
+)
+from flake8_torchcopy.verify.bench import bench_pair, parse_sizes  # noqa: E402
+from flake8_torchcopy.verify.cli import main  # noqa: E402
+from flake8_torchcopy.verify.compare import tensors_equal  # noqa: E402
+from flake8_torchcopy.verify.inputs import (  # noqa: E402
+    AUTOGRAD,
+    DTYPES,
+    FLOAT_DTYPES,
+    GRAD_MODES,
+    LAYOUTS,
+    RANKS,
+    SpecError,
+    bench_shape,
+    build_inputs,
+    make_cases,
+    parse_spec,
+)
+
+CUDA = pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
+
+# ---------------------------------------------------------------- must hold
+
+EQUIVALENT = [
+    ("t.clone().detach()", "t.detach().clone()"),
+    ("torch.empty_like(t).copy_(t)", "t.clone()"),
+]
+IMPROVED = [  # (before, after, property that improves)
+    ("torch.tensor(t)", "t.detach().clone()", "warnings"),
+    ("torch.tensor(t, dtype=torch.float64)", "t.detach().to(dtype=torch.float64, copy=True)", "warnings"),
+    ("x.t().view(-1)", "x.t().reshape(-1)", "exception"),
+]
+MISMATCH = [  # (before, after, a property that must be among the differences)
+    ("torch.empty_like(t).copy_(t)", "t.detach().clone()", "grads"),
+    ("torch.as_tensor(t)", "t.detach().clone()", "aliasing"),
+    ("x.contiguous().view(-1)", "x.reshape(-1)", "aliasing"),
+    ("torch.tensor(t.tolist())", "t.detach().clone()", "dtype"),
+    ("t.detach().to(t.dtype)", "t.detach().clone()", "aliasing"),
+]
+
+
+@pytest.mark.parametrize("before,after", EQUIVALENT)
+def test_must_hold_equivalent(before, after):
+    rep = verify_expressions(before, after, devices="cpu")
+    assert rep.status == "equivalent", rep.summary()
+    assert rep.cases >= 100
+    assert rep.mismatches == [] and rep.improvements == []
+
+
+@pytest.mark.parametrize("before,after,prop", IMPROVED)
+def test_must_hold_improved(before, after, prop):
+    rep = verify_expressions(before, after, devices="cpu")
+    assert rep.status == "improved", rep.summary()
+    assert rep.mismatch_count == 0
+    assert {i["property"] for i in rep.improvements} == {prop}
+
+
+def test_view_after_t_skips_cases_where_both_raise():
+    rep = verify_expressions("x.t().view(-1)", "x.t().reshape(-1)", devices="cpu")
+    # x.t() raises for rank > 2 in both versions: those cases are skipped, not counted.
+    assert rep.skipped["both_raised"] > 0
+    assert rep.cases + rep.skipped["both_raised"] + rep.skipped["construction"] == rep.tried
+
+
+@pytest.mark.parametrize("before,after,prop", MISMATCH)
+def test_must_hold_mismatch(before, after, prop):
+    rep = verify_expressions(before, after, devices="cpu")
+    assert rep.status == "mismatch", rep.summary()
+    assert prop in rep.mismatch_properties, rep.mismatch_properties
+    first = rep.mismatches[0]
+    assert set(first) >= {"case", "property", "before", "after"}
+    assert first["before"] != first["after"]
+
+
+def test_empty_like_copy_mismatch_is_about_gradient_flow_only_when_grad_flows():
+    rep = verify_expressions("torch.empty_like(t).copy_(t)", "t.detach().clone()", devices="cpu")
+    for m in rep.mismatches:
+        assert "requires_grad" in m["case"] and "[grad]" in m["case"]
+
+
+def test_contiguous_view_vs_reshape_differs_only_on_viewable_non_contiguous_inputs():
+    rep = verify_expressions("x.contiguous().view(-1)", "x.reshape(-1)", devices="cpu")
+    for m in rep.mismatches:
+        layout = re.search(r"x=\w+\[[\d, ]*\] (\w+) ", m["case"]).group(1)
+        assert layout != "contiguous", m["case"]  # a contiguous input gives a view either way
+    assert 0 < rep.mismatch_count < rep.cases
+
+
+# ---------------------------------------------------------------- other verdicts
+
+
+def test_value_difference_is_a_mismatch():
+    rep = verify_expressions("t + 1", "t + 2", devices="cpu", max_cases=40)
+    assert rep.status == "mismatch"
+    assert "values" in rep.mismatch_properties
+
+
+def test_in_place_rewrite_is_a_mismatch():
+    rep = verify_expressions("t + 1", "t.add_(1)", devices="cpu")
+    assert rep.status == "mismatch"
+    assert "aliasing" in rep.mismatch_properties or "inputs_after" in rep.mismatch_properties
+
+
+def test_new_warning_is_a_mismatch_not_an_improvement():
+    rep = verify_expressions("t.detach().clone()", "torch.tensor(t)", devices="cpu")
+    assert rep.status == "mismatch"
+    assert rep.mismatches[0]["property"] == "warnings"
+
+
+def test_rewrite_that_raises_is_a_mismatch():
+    rep = verify_expressions("t.clone()", "t.view(torch.int64)", devices="cpu")
+    assert rep.status == "mismatch"
+    assert "exception" in rep.mismatch_properties
+
+
+def test_two_tensor_inputs_share_shape_and_mismatched_shapes_are_skipped():
+    rep = verify_expressions("a * b", "torch.mul(a, b)", devices="cpu")
+    assert rep.status == "equivalent", rep.summary()
+    assert rep.skipped["both_raised"] > 0  # the cases with different shapes
+
+
+def test_int_input_spec():
+    rep = verify_expressions("x.view(n, -1)", "x.reshape(n, -1)",
+                             inputs={"n": "int:1..4", "x": "tensor:rank=2"}, devices="cpu")
+    assert rep.status == "improved", rep.summary()
+    assert rep.inputs == {"n": "int:1..4", "x": "tensor:rank=2"}
+
+
+def test_construction_failures_are_skipped_not_mismatches():
+    rep = verify_expressions("t.clone()", "t.clone()", inputs={"t": "tensor:requires_grad=true"}, devices="cpu")
+    assert rep.status == "equivalent"
+    assert rep.skipped["construction"] > 0  # integer tensors cannot require grad
+
+
+def test_unverified_when_nothing_runs():
+    rep = verify_expressions("t.nonexistent_method()", "t.nonexistent_method()", devices="cpu")
+    assert rep.status == "unverified" and rep.reason
+    assert verify_expressions("t.clone(", "t.clone()").status == "unverified"
+    bad = verify_expressions("t.clone()", "t.clone()", inputs={"t": "matrix"})
+    assert bad.status == "unverified" and "synthesize" in bad.reason
+
+
+def test_no_tensor_inputs():
+    rep = verify_expressions("torch.zeros(n)", "torch.zeros((n,))", inputs={"n": "int:0..3"}, devices="cpu")
+    assert rep.status == "equivalent"
+
+
+def test_nan_and_negative_zero_bits():
+    a = torch.tensor([float("nan"), 0.0])
+    assert tensors_equal(a, a.clone())
+    assert not tensors_equal(torch.tensor([0.0]), torch.tensor([-0.0]))
+    assert not tensors_equal(torch.tensor([1.0]), torch.tensor([1.0], dtype=torch.float64))
+
+
+def test_free_names():
+    assert free_names("torch.tensor(t, dtype=x.dtype) + len(y) + np.pi + copy.copy(z)") == ["t", "x", "y", "z"]
+    assert free_names("[v * w for v in vs]") == ["w", "vs"] or set(free_names("[v * w for v in vs]")) == {"w", "vs"}
+
+
+# ---------------------------------------------------------------- input synthesis
+
+
+def test_covering_design():
+    cases = make_cases({"t": parse_spec("tensor")}, seed=3)
+    assert 100 <= len(cases) <= 1000
+    seen = {(c.tensors["t"].dtype, c.tensors["t"].layout, c.tensors["t"].rank) for c in cases}
+    assert seen == {(d, lay, r) for d in DTYPES for lay in LAYOUTS for r in RANKS}
+    ag = {(c.tensors["t"].requires_grad, c.tensors["t"].kind, c.grad_mode)
+          for c in cases if c.tensors["t"].dtype in FLOAT_DTYPES}
+    assert ag == {(rg, k, g) for rg, k in AUTOGRAD for g in GRAD_MODES}
+    assert all(not c.tensors["t"].requires_grad for c in cases if c.tensors["t"].dtype not in FLOAT_DTYPES)
+    # seeded
+    again = make_cases({"t": parse_spec("tensor")}, seed=3)
+    assert [c.describe() for c in again] == [c.describe() for c in cases]
+
+
+def test_layouts_and_autograd_kinds_are_built_as_described():
+    cases = make_cases({"t": parse_spec("tensor")}, seed=0)
+    checked = set()
+    for case in cases:
+        tc = case.tensors["t"]
+        t = build_inputs(case, "cpu", 0)["t"]
+        assert tuple(t.shape) == tc.shape and t.dtype == getattr(torch, tc.dtype)
+        big = [s for s in tc.shape if s > 1]
+        if tc.layout == "expanded" and big:
+            assert 0 in t.stride()
+        if tc.layout == "stepped" and tc.rank >= 1 and tc.shape[-1] > 1:
+            assert t.stride()[-1] == 2
+        if tc.layout == "offset":
+            assert t.storage_offset() > 0
+        if tc.layout == "channels_last" and tc.rank == 4 and tc.shape[1] > 1 and tc.shape[2] * tc.shape[3] > 1:
+            assert t.is_contiguous(memory_format=torch.channels_last) and not t.is_contiguous()
+        if tc.layout == "transposed" and tc.rank >= 2 and tc.shape[-1] > 1 and tc.shape[-2] > 1:
+            assert not t.is_contiguous()
+        assert t.requires_grad == tc.requires_grad
+        assert isinstance(t, torch.nn.Parameter) == (tc.kind == "param")
+        if tc.kind == "nonleaf":
+            assert not t.is_leaf
+        checked.add(tc.layout)
+    assert checked == set(LAYOUTS)
+
+
+def test_fresh_inputs_do_not_share_memory_but_have_equal_values():
+    case = make_cases({"t": parse_spec("tensor:rank=2,dtype=float32")}, seed=0)[0]
+    a, b = build_inputs(case, "cpu", 7)["t"], build_inputs(case, "cpu", 7)["t"]
+    assert tensors_equal(a, b)
+    assert a.untyped_storage().data_ptr() != b.untyped_storage().data_ptr()
+
+
+def test_spec_parsing():
+    assert parse_spec("int:1..4").kind == "int"
+    s = parse_spec("tensor:rank=1..2,dtype=float32|int64,shape=[2,N]")
+    assert s.opt("rank") == "1..2" and s.opt("shape") == "[2,N]"
+    with pytest.raises(SpecError):
+        parse_spec("tensor:colour=red")
+    with pytest.raises(SpecError):
+        parse_spec("dtype:float99")
+    cases = make_cases({"N": parse_spec("int:2..3"), "x": parse_spec("tensor:shape=[N,4]")}, seed=0)
+    assert all(c.tensors["x"].shape == (c.values["N"], 4) for c in cases)
+
+
+# ---------------------------------------------------------------- verify_fix
+
+
+OLD = """import torch as th
+
+SCALE = 2
+
+def f(t, x):
+    y = th.tensor(t)
+    return y, x.t().view(-1)
+"""
+
+
+def test_changed_expressions_finds_smallest_pairs():
+    new = OLD.replace("th.tensor(t)", "t.detach().clone()").replace(".view(-1)", ".reshape(-1)")
+    assert changed_expressions(OLD, new) == [
+        ("th.tensor(t)", "t.detach().clone()"),
+        ("x.t().view(-1)", "x.t().reshape(-1)"),
+    ]
+
+
+def test_verify_fix_improved_with_import_alias():
+    new = OLD.replace("th.tensor(t)", "t.detach().clone()")
+    rep = verify_fix(OLD, new)
+    assert rep.status == "improved", rep.summary()
+    assert rep.before == "th.tensor(t)"
+
+
+def test_verify_fix_several_changes_and_mismatch():
+    new = OLD.replace("th.tensor(t)", "th.as_tensor(t)").replace(".view(-1)", ".reshape(-1)")
+    rep = verify_fix(OLD, new)
+    assert rep.status == "mismatch"
+    assert len(rep.parts) == 2 and rep.parts[1].status == "improved"
+
+
+def test_verify_fix_attribute_inputs_and_module_constants():
+    old = "import torch\nN = 3\nclass M:\n    def g(self):\n        return self.w.clone().detach()[:N]\n"
+    new = old.replace("self.w.clone().detach()", "self.w.detach().clone()")
+    rep = verify_fix(old, new)
+    assert rep.status == "equivalent", rep.summary()
+    assert "self.w" in rep.inputs
+
+
+def test_verify_fix_unverified_when_not_an_expression():
+    new = OLD.replace("    y = th.tensor(t)\n", "    y = th.tensor(t)\n    y += 1\n")
+    rep = verify_fix(OLD, new)
+    assert rep.status == "unverified" and "isolate" in rep.reason
+    assert verify_fix(OLD, OLD).status == "equivalent"
+    assert verify_fix(OLD, "def (").status == "unverified"
+
+
+# ---------------------------------------------------------------- JSON, CLI, timing
+
+
+def test_json_shape():
+    rep = verify_expressions("torch.as_tensor(t)", "t.detach().clone()", devices="cpu", max_cases=30)
+    data = json.loads(rep.to_json())
+    for key in ("before", "after", "status", "cases", "devices", "mismatches", "speedup", "timings"):
+        assert key in data
+    assert isinstance(data["cases"], int) and data["devices"] == ["cpu"]
+    assert set(data["mismatches"][0]) >= {"case", "property", "before", "after"}
+
+
+def test_cli_exit_codes(tmp_path, capsys):
+    out = tmp_path / "r.json"
+    assert main(["--before", "t.clone().detach()", "--after", "t.detach().clone()", "--no-bench",
+                 "--device", "cpu", "--json", str(out)]) == 0
+    assert json.loads(out.read_text())["status"] == "equivalent"
+    assert main(["--before", "torch.as_tensor(t)", "--after", "t.detach().clone()", "--no-bench",
+                 "--max-cases", "20"]) == 1
+    assert main(["--before", "x.view(n, -1)", "--after", "x.reshape(n, -1)", "--input", "n=int:1..3",
+                 "--input", "x=tensor:rank=2", "--no-bench", "--device", "cpu"]) == 0
+    assert main(["--before", "t.nope()", "--after", "t.nope()", "--no-bench"]) == 2
+    assert main(["--before", "t", "--after", "t", "--input", "bad spec", "--no-bench"]) == 2
+    capsys.readouterr()
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="checks the no-GPU path")
+def test_cli_cuda_without_gpu_runs_nothing():
+    assert main(["--before", "t.clone()", "--after", "t.clone()", "--device", "cuda", "--no-bench"]) == 2
+
+
+def test_bench_and_plot(tmp_path, capsys):
+    png, js = tmp_path / "p.png", tmp_path / "r.json"
+    rc = main(["--before", "torch.tensor(t)", "--after", "t.detach().clone()", "--device", "cpu",
+               "--sizes", "1,2^4", "--min-run-time", "0.005", "--json", str(js), "--plot", str(png),
+               "--max-cases", "10"])
+    assert rc == 0
+    data = json.loads(js.read_text())
+    assert set(data["speedup"]["cpu"]) == {"1", "16"}
+    assert all(r > 0 for r in data["speedup"]["cpu"].values())
+    t = data["timings"]["cpu"]["requires_grad=True"]["16"]
+    assert t["before"]["median"] > 0 and t["after"]["median"] > 0
+    assert png.stat().st_size > 1000
+    capsys.readouterr()
+
+
+def test_bench_records_errors_instead_of_times():
+    from flake8_torchcopy.verify import base_globals
+    from flake8_torchcopy.verify.inputs import parse_spec as ps
+
+    code_b = compile("x.t().view(-1)", "<b>", "eval")
+    code_a = compile("x.t().reshape(-1)", "<a>", "eval")
+    sp, tm = bench_pair(code_b, code_a, {"x": ps("tensor:rank=2")}, ["cpu"], [16], base_globals(),
+                        min_run_time=0.005)
+    assert "error" in tm["cpu"]["requires_grad=False"]["16"]["before"]
+    assert "median" in tm["cpu"]["requires_grad=False"]["16"]["after"]
+    assert sp["cpu"] == {}
+
+
+def test_sizes_and_shapes():
+    assert parse_sizes("1,16,2^10") == (1, 16, 1024)
+    with pytest.raises(ValueError):
+        parse_sizes("0")
+    assert bench_shape(2 ** 10, 3) == (16, 8, 8)
+    assert bench_shape(1, 2) == (1, 1)
+
+
+def test_report_summary_and_ok():
+    rep = Report(before="a", after="b", status="improved")
+    assert rep.ok and "improved" in rep.summary()
+
+
+def test_flake8_torchcopy_import_does_not_import_torch():
+    code = "import sys, flake8_torchcopy; print('torch' in sys.modules)"
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    if proc.returncode != 0:
+        pytest.skip("flake8_torchcopy does not import on this branch yet: " + proc.stderr.splitlines()[-1])
+    assert proc.stdout.strip() == "False"
+
+
+# ---------------------------------------------------------------- CUDA
+
+
+@pytest.mark.cuda
+@CUDA
+@pytest.mark.parametrize("before,after", EQUIVALENT)
+def test_cuda_equivalent(before, after):
+    rep = verify_expressions(before, after, devices="cuda")
+    assert rep.devices == ["cuda"] and rep.status == "equivalent", rep.summary()
+
+
+@pytest.mark.cuda
+@CUDA
+@pytest.mark.parametrize("before,after,prop", MISMATCH)
+def test_cuda_mismatch(before, after, prop):
+    rep = verify_expressions(before, after, devices="cuda")
+    assert rep.status == "mismatch" and prop in rep.mismatch_properties
+
+
+@pytest.mark.cuda
+@CUDA
+def test_cuda_improved_and_bench_memory():
+    rep = verify_expressions("torch.tensor(t)", "t.detach().clone()", devices="all", bench=True,
+                             sizes=[1, 2 ** 16], min_run_time=0.01, max_cases=40)
+    assert rep.status == "improved" and rep.devices == ["cpu", "cuda"]
+    entry = rep.timings["cuda"]["requires_grad=False"][str(2 ** 16)]
+    assert entry["after"]["peak_extra_bytes"] >= 4 * 2 ** 16
+    assert "cuda" in rep.speedup
