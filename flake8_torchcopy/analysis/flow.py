@@ -265,6 +265,14 @@ class FlowWalker:
                 out.pop(k, None)
         return out
 
+    def _handler(self, table: Dict[type, Optional[Callable]], prefix: str, cls: type):
+        """The ``s_``/``e_`` method for a node class, looked up once per class."""
+        try:
+            return table[cls]
+        except KeyError:
+            handler = table[cls] = getattr(self, prefix + cls.__name__, None)
+            return handler
+
     # ------------------------------------------------------------- statements
     def block(self, stmts: Sequence[ast.stmt]) -> bool:
         for s in stmts:
@@ -274,15 +282,9 @@ class FlowWalker:
 
     def stmt(self, s: ast.stmt) -> bool:
         self.stmt_range = (s.lineno, s.end_lineno or s.lineno)
-        cls = type(s)
-        try:
-            handler = self._stmt_handlers[cls]
-        except KeyError:
-            handler = self._stmt_handlers[cls] = getattr(self, "s_" + cls.__name__, None)
+        handler = self._handler(self._stmt_handlers, "s_", type(s))
         if handler is None:
-            for child in ast.iter_child_nodes(s):
-                if isinstance(child, ast.expr):
-                    self.ev(child)
+            self._children(s)
             return False
         result = handler(s)
         if self.evidence:
@@ -687,14 +689,9 @@ class FlowWalker:
     # ------------------------------------------------------------- expressions
     def ev(self, node: ast.AST) -> Value:
         cls = type(node)
-        try:
-            handler = self._expr_handlers[cls]
-        except KeyError:
-            handler = self._expr_handlers[cls] = getattr(self, "e_" + cls.__name__, None)
+        handler = self._handler(self._expr_handlers, "e_", cls)
         if handler is None:
-            for child in ast.iter_child_nodes(node):
-                if isinstance(child, ast.expr):
-                    self.ev(child)
+            self._children(node)
             v = UNKNOWN_VALUE
         else:
             v = handler(node)
