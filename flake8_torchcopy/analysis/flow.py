@@ -201,7 +201,7 @@ class FlowWalker:
         Names imported under an alias (``from torch import tensor as T``) are added as
         groups of their own, so an aliased call still gets its function analysed.
         """
-        groups = [tuple(g) for r in rules for g in r.triggers]
+        groups = [tuple(g) for r in rules for g in (r.function_triggers or r.triggers)]
         if " as " in source:
             for node in tree.body:  # type: ignore[attr-defined]
                 if isinstance(node, (ast.Import, ast.ImportFrom)):
@@ -318,7 +318,7 @@ class FlowWalker:
         rhs = self.ev(s.value)
         if isinstance(s.target, ast.Name):
             cur = self.lookup(s.target.id)
-            self.env[s.target.id] = self.binop(s.op, cur, rhs, inplace=True)
+            self.env[s.target.id] = self.binop(s.op, cur, rhs, inplace=True, nodes=(s.target, s.value))
         else:
             self.ev_target(s.target)
 
@@ -703,16 +703,20 @@ class FlowWalker:
         return v
 
     def e_Name(self, node):
-        v = self.lookup(node.id)
-        if v.mono is None and v.kind != TENSOR and v.qualname is None and not v.local_def \
-                and v.sizes is None:
-            return v.with_(mono=Mono.sym(Sym(node.id, v.serial))) if v is not UNKNOWN_VALUE \
-                else Value(UNKNOWN, mono=Mono.sym(Sym(node.id, "free")))
-        return v
+        return self.lookup(node.id)
+
+    def mono_of(self, node: Optional[ast.AST], v: Value) -> Optional[Mono]:
+        """The size a value stands for; a name of unknown value is a symbol (made lazily)."""
+        if v.mono is not None:
+            return v.mono
+        if isinstance(node, ast.Name) and v.kind != TENSOR and v.qualname is None \
+                and not v.local_def and v.sizes is None:
+            return Mono.sym(Sym(node.id, "free" if v is UNKNOWN_VALUE else v.serial))
+        if isinstance(node, ast.Constant) and type(node.value) is int:
+            return Mono.const(node.value)
+        return None
 
     def e_Constant(self, node):
-        if type(node.value) is int:
-            return Value(NOT, mono=Mono.const(node.value))
         return NOT_VALUE
 
     def _children(self, node):
@@ -836,16 +840,18 @@ class FlowWalker:
             return NOT_VALUE
         if _is_tensorish(v):
             return v.with_(mono=None)
-        if isinstance(node.op, ast.USub) and v.mono is not None:
-            return Value(NOT, mono=v.mono * Mono.const(-1))
+        m = self.mono_of(node.operand, v) if isinstance(node.op, ast.USub) else None
+        if m is not None:
+            return Value(NOT if v.kind == NOT else UNKNOWN, mono=m * Mono.const(-1))
         return Value(v.kind) if v.kind == NOT else UNKNOWN_VALUE
 
     def e_BinOp(self, node):
         left = self.ev(node.left)
         right = self.ev(node.right)
-        return self.binop(node.op, left, right)
+        return self.binop(node.op, left, right, nodes=(node.left, node.right))
 
-    def binop(self, op, left: Value, right: Value, inplace: bool = False) -> Value:
+    def binop(self, op, left: Value, right: Value, inplace: bool = False,
+              nodes: Tuple[Optional[ast.AST], Optional[ast.AST]] = (None, None)) -> Value:
         if isinstance(op, ast.MatMult):
             kinds = (left.kind, right.kind)
             kind = TENSOR if TENSOR in kinds else ANNOTATED if ANNOTATED in kinds else UNKNOWN
@@ -877,18 +883,15 @@ class FlowWalker:
                 # a scale held in a name or attribute: sizes kept, strides unknown
                 return Value(kind, sizes=t.sizes, permuted_by=taint)
             return Value(kind, permuted_by=taint)
+        lm = self.mono_of(nodes[0], left) if isinstance(op, (ast.Mult, ast.FloorDiv, ast.Div)) else None
+        rm = self.mono_of(nodes[1], right) if lm is not None else None
+        mono = None
+        if lm is not None and rm is not None:
+            mono = lm * rm if isinstance(op, ast.Mult) else lm / rm
         if left.kind == NOT and right.kind == NOT:
-            mono = None
-            if left.mono is not None and right.mono is not None:
-                if isinstance(op, ast.Mult):
-                    mono = left.mono * right.mono
-                elif isinstance(op, (ast.FloorDiv, ast.Div)):
-                    mono = left.mono / right.mono
             return Value(NOT, mono=mono)
-        if left.mono is not None and right.mono is not None and left.kind != TENSOR \
-                and right.kind != TENSOR and isinstance(op, (ast.Mult, ast.FloorDiv)):
+        if mono is not None and not isinstance(op, ast.Div):
             # sizes held in names of unknown kind (parameters): keep the algebra
-            mono = left.mono * right.mono if isinstance(op, ast.Mult) else left.mono / right.mono
             return Value(UNKNOWN, mono=mono)
         return UNKNOWN_VALUE
 
@@ -979,7 +982,7 @@ class FlowWalker:
                 k += 1
                 continue
             v = self.cache.get(id(it))
-            if _const_int(it) is not None or (v is not None and v.kind == NOT and v.mono is not None):
+            if _const_int(it) is not None or (v is not None and v.kind == NOT and self.mono_of(it, v) is not None):
                 k += 1
                 continue
             return Value(base.kind)
@@ -1014,8 +1017,8 @@ class FlowWalker:
         if isinstance(node.func, ast.Name) and func is not None and not func.local_def \
                 and node.func.id not in self.env and node.func.id not in self.outer:
             name = node.func.id
-            if name == "int" and len(args) == 1 and args[0].mono is not None:
-                return Value(NOT, mono=args[0].mono)
+            if name == "int" and len(args) == 1 and self.mono_of(node.args[0], args[0]) is not None:
+                return Value(NOT, mono=self.mono_of(node.args[0], args[0]))
             if name in api.NON_TENSOR_BUILTINS:
                 return NOT_VALUE
         return UNKNOWN_VALUE
@@ -1074,13 +1077,14 @@ class FlowWalker:
                 out.append(None)
                 continue
             v = self.cache.get(id(a))
-            if v is None or v.kind == TENSOR or v.mono is None:
+            m = self.mono_of(a, v) if v is not None and v.kind != TENSOR else None
+            if m is None:
                 if v is not None and (v.kind in (TENSOR, ANNOTATED) or v.elems is not None):
                     return None
                 label = self.idx.text(a)
                 out.append(Mono.sym(Sym(label, ("expr", ast.dump(a)))))
                 continue
-            out.append(v.mono)
+            out.append(m)
         return out
 
     def call_method(self, node, recv: Value, m: str, args: List[Value]) -> Value:
