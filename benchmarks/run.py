@@ -310,8 +310,9 @@ def run_tools(tools: List[Tool], runs: int, nfiles: int, cwd: str, log=print) ->
                     if checked is not None:
                         res.note = f"checked {checked} files"
                     if s.rc not in (0, 1):
+                        res.note = f"exit {s.rc}"  # the table stays readable; the tail goes to the log
                         with open(out, errors="replace") as fh:
-                            res.note = f"exit {s.rc}: " + fh.read()[-300:].replace("\n", " ")
+                            log(f"  {tool.name}: exit {s.rc}: " + fh.read()[-300:].replace("\n", " "))
             finally:
                 os.unlink(out)
             if not tool.kind and s.rc != 0:
