@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Iterable, List, Optional, Sequence, Tuple
 
 from .finding import Finding
@@ -56,6 +57,11 @@ def select_rules(
     return tuple(chosen)
 
 
+@lru_cache(maxsize=32)
+def _trigger_words(rules: Tuple[Rule, ...]) -> Tuple[str, ...]:
+    return tuple(sorted({w for r in rules for group in r.triggers for w in group}))
+
+
 def lint_source(
     source: str,
     path: Optional[str] = None,
@@ -72,7 +78,9 @@ def lint_source(
     """
     from .analysis.flow import FlowWalker
 
-    active = [r for r in (ALL_RULES if rules is None else rules) if r.may_match(source)]
+    candidates = ALL_RULES if rules is None else tuple(rules)
+    present = {w: w in source for w in _trigger_words(candidates)}  # one scan per word
+    active = [r for r in candidates if r.may_match(present)]
     if not active:
         return []
     if tree is None:

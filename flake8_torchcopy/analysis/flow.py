@@ -158,12 +158,12 @@ class FlowWalker:
         self.outer: Env = {}
         self.reporting = True
         self.in_jit = False
-        self.default_device = bool(_DEFAULT_DEVICE_RE.search(source))
         self.deferred: List[Tuple[ast.AST, Env, bool]] = []
         self.loops: List[Dict[str, List[Env]]] = []
         self.evidence: List[str] = []
         self.conditional = 0  # >0 inside code a statement may not run (IfExp arms, `and`/`or`, lambdas)
         self.stmt_range = (0, 0)
+        self._default_device: Optional[bool] = None
         self._stmt_handlers: Dict[type, Optional[Callable]] = {}
         self._expr_handlers: Dict[type, Optional[Callable]] = {}
 
@@ -187,6 +187,14 @@ class FlowWalker:
         key = (line, col, code)
         self.findings[key] = Finding(code, message, line, col, end_line, end_col, fix,
                                      stmt_lines=self.stmt_range)
+
+    @property
+    def default_device(self) -> bool:
+        """Does the module set a default device?  Asked only when a fix is being made."""
+        if self._default_device is None:
+            self._default_device = ("device" in self.source
+                                    and bool(_DEFAULT_DEVICE_RE.search(self.source)))
+        return self._default_device
 
     def lookup(self, name: str) -> Value:
         v = self.env.get(name)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, ClassVar, Dict, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, ClassVar, Dict, Mapping, Optional, Sequence, Tuple
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..analysis.flow import Context
@@ -57,5 +57,6 @@ class Rule:
         raise NotImplementedError
 
     @classmethod
-    def may_match(cls, source: str) -> bool:
-        return any(all(t in source for t in group) for group in cls.triggers)
+    def may_match(cls, present: "Mapping[str, bool]") -> bool:
+        """``present`` maps each trigger word to whether the file contains it."""
+        return any(all(present[t] for t in group) for group in cls.triggers)
