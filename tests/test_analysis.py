@@ -214,4 +214,12 @@ def test_view_legality_agrees_with_torch():
             if verdict != L.UNKNOWN:
                 assert (verdict == L.LEGAL) == ok, (shape, perm, target)
                 checked += 1
+            if verdict == L.LEGAL:
+                # the strides the analysis carries on are torch's (size-1 dims aside)
+                view = t.view(target)
+                full = L.resolve_target(ps, mono_target)
+                ours = L.view_result(ps, pst, full)
+                for size, mine, real in zip(view.shape, ours, view.stride()):
+                    if size != 1:
+                        assert mine == Mono.const(real), (shape, perm, target)
     assert checked > 500

@@ -95,10 +95,8 @@ class Context:
 
     def torch_name(self) -> Optional[str]:
         """A name bound to the ``torch`` module here, for fixes that need ``torch.<fn>``."""
-        for name in ("torch",):
-            v = self._w.lookup(name)
-            if v.qualname == "torch":
-                return name
+        if self._w.lookup("torch").qualname == "torch":
+            return "torch"
         for name, v in list(self._w.env.items()) + list(self._w.outer.items()):
             if v.qualname == "torch":
                 return name
@@ -170,11 +168,9 @@ class FlowWalker:
     # ------------------------------------------------------------------ driver
     def run(self) -> List[Finding]:
         self.block(self.tree.body)  # type: ignore[attr-defined]
-        module_env = self.env
         while self.deferred:
             func, outer, jit = self.deferred.pop(0)
             self.function(func, outer, jit)
-        del module_env
         return list(self.findings.values())
 
     def add(self, code: str, node: ast.AST, message: str, fix: Optional[Fix]) -> None:
@@ -571,12 +567,10 @@ class FlowWalker:
                 no.update(n)
             return {}, no
         if isinstance(test, ast.Call) and len(test.args) == 2 and not test.keywords:
-            func = self.static_qualname(test.func) if not isinstance(test.func, ast.Name) else None
             is_isinstance = isinstance(test.func, ast.Name) and test.func.id == "isinstance" \
                 and "isinstance" not in self.env
             if is_isinstance and isinstance(test.args[0], ast.Name):
                 return self.narrow_isinstance(test.args[0].id, test.args[1])
-            del func
         if isinstance(test, ast.Call) and len(test.args) == 1 and isinstance(test.args[0], ast.Name):
             if self.static_qualname(test.func) == "torch.is_tensor":
                 name = test.args[0].id

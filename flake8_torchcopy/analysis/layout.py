@@ -239,7 +239,6 @@ def view_verdict(
 def view_result(sizes: Sequence[Mono], strides: Sequence[Mono], target: Sequence[Mono]):
     """Strides of a legal view (None when they cannot be derived)."""
     kept = _drop_ones(sizes, strides)
-    src = [s for s, _ in kept]
     verdict, groups = _check(sizes, strides, target)
     if verdict != LEGAL:
         return None
@@ -256,5 +255,4 @@ def view_result(sizes: Sequence[Mono], strides: Sequence[Mono], target: Sequence
         if new_strides[k] is None:
             nxt = next((new_strides[j] * target[j] for j in range(k + 1, len(target)) if new_strides[j] is not None), ONE)  # type: ignore[operator]
             new_strides[k] = nxt
-    del src
     return tuple(new_strides)
