@@ -102,10 +102,14 @@ class NoqaIndex:
         return [f for f in findings if not self.suppresses(f)]
 
 
+# A line that could hold ``# flake8: noqa`` on its own: only then is tokenizing worth it.
+_FILE_NOQA_LINE = re.compile(r"^[ \t]*#\s*flake8[:=]\s*noqa", re.IGNORECASE | re.MULTILINE)
+
+
 def file_is_skipped(source: str) -> bool:
     """True when ``source`` has a ``# flake8: noqa`` line (without codes)."""
-    if "noqa" not in source.lower():
-        return False
+    if not _FILE_NOQA_LINE.search(source):
+        return False  # cheap: no such line at all, so no need to tokenize
     return NoqaIndex(source).skip_file
 
 
