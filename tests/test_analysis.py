@@ -223,3 +223,10 @@ def test_view_legality_agrees_with_torch():
                     if size != 1:
                         assert mine == Mono.const(real), (shape, perm, target)
     assert checked > 500
+
+
+def test_messages_keep_parentheses():
+    """gemma3n: (q_scale * r).clone().detach() must not read as q_scale * r.detach().clone()."""
+    src = "import torch\na = torch.ones(2)\nb = (a * 2).clone().detach()\n"
+    (finding,) = lint_source(src)
+    assert finding.message.startswith("use (a * 2).detach().clone() instead of (a * 2).clone().detach()")

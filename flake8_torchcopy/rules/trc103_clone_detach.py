@@ -82,7 +82,7 @@ class CloneDetach(Rule):
             Edit(detach_name[0], detach_name[1], "clone"),
             Edit(detach_args[0], detach_args[1], args_text),
         )
-        r = short(ctx.text(receiver), 24)
+        r = short(ctx.atom_text(receiver), 24)  # (a * b).clone(): keep the parentheses
         a = short(args_text.strip(), 40)
         before, after = f"{r}.clone{a}.detach()", f"{r}.detach().clone{a}"
         ctx.report(
