@@ -42,6 +42,8 @@ class Record:
     url: str
     # (applicability, message, [(content, row, col, end_row, end_col)]) or None
     fix: Optional[Tuple[str, str, List[Tuple[str, int, int, int, int]]]] = None
+    # --verify: {"status", "property", "case", "reason"} for a fix that was verified, else None
+    verification: Optional[Dict[str, Optional[str]]] = None
 
 
 @dataclass
@@ -57,6 +59,8 @@ class FileResult:
     error: Optional[str] = None
     warnings: List[str] = field(default_factory=list)
     output: Optional[bytes] = None  # stdin mode: the bytes to write to stdout
+    # --verify: fixes applied although unverified: (code, row, col, cell, reason)
+    unverified_applied: List[Tuple[str, int, int, Optional[int], str]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -70,6 +74,8 @@ class Settings:
     per_file_ignores: Tuple[Tuple[str, Tuple[str, ...]], ...]
     root: str
     show_fixes: bool = False
+    verify: bool = False  # verify each fix on synthesized inputs before applying it (imports torch)
+    require_verified: bool = False  # with verify: do not apply fixes that could not be verified
 
 
 # ------------------------------------------------------------------ processing
@@ -116,8 +122,11 @@ def _compiles(text: str, name: str) -> Optional[str]:
     return None
 
 
-def _fix_rounds(source: str, name: str, rules, options, unsafe: bool, keep, tree=None):
-    """``engine.fix_source`` with bookkeeping: (new source, applied findings, findings left)."""
+def _fix_rounds(source: str, name: str, rules, options, unsafe: bool, keep, tree=None, vet=None):
+    """``engine.fix_source`` with bookkeeping: (new source, applied findings, findings left,
+    verifications).  ``vet(source, findings) -> (findings whose fix may be applied,
+    {finding: verification})`` (``--verify``) runs before each round's fixes are applied;
+    the verifications returned are those of the applied findings and of the findings left."""
     from .engine import MAX_FIX_ROUNDS, apply_fixes, lint_source
 
     def lint(src, tree=None):
@@ -130,15 +139,99 @@ def _fix_rounds(source: str, name: str, rules, options, unsafe: bool, keep, tree
 
     original = source
     applied_all = []
+    notes: Dict[Any, Dict[str, Optional[str]]] = {}
     for _ in range(MAX_FIX_ROUNDS):
         findings = lint(source, tree)
         tree = None
-        new, applied = apply_fixes(source, findings, unsafe=unsafe)
+        allowed = findings
+        if vet is not None:
+            allowed, round_notes = vet(source, findings)
+            notes.update(round_notes)
+        new, applied = apply_fixes(source, allowed, unsafe=unsafe)
         if not applied or new == source:
-            return source, applied_all, findings
+            return source, applied_all, findings, notes
         applied_all.extend(applied)
         source = new
-    return source, applied_all, lint(source)
+    findings = lint(source)
+    if vet is not None:
+        notes.update(vet(source, findings)[1])
+    return source, applied_all, findings, notes
+
+
+# ------------------------------------------------------------------ --verify
+VERIFY_MAX_CASES = 64  # cases per rewrite (the full covering design has ~300); see docs/cli.md
+VERIFY_INSTALL = "pip install 'flake8-torchcopy[verify]'"
+_VERDICTS: Dict[Any, Dict[str, Optional[str]]] = {}  # per process, per run: rewrite -> verification
+
+
+def _verification(rep) -> Dict[str, Optional[str]]:
+    """The small dict the CLI keeps of a verifier ``Report``."""
+    prop = case = None
+    if rep.status == "mismatch":
+        if rep.mismatches:
+            prop, case = rep.mismatches[0].get("property"), rep.mismatches[0].get("case")
+        elif rep.mismatch_properties:
+            prop = next(iter(rep.mismatch_properties))
+    reason = (rep.reason or None) if rep.status == "unverified" else None
+    if rep.status == "unverified" and not reason:
+        reason = "no case could be run"
+    return {"status": rep.status, "property": prop, "case": case, "reason": reason}
+
+
+def _rewrite_key(vmod, source: str, fixed: str, env, consts):
+    """What a verdict depends on: the changed expressions and what their names are bound
+    to by the module (imports, literal constants).  None when it cannot be isolated."""
+    import ast
+
+    try:
+        pairs = tuple(vmod.changed_expressions(source, fixed))
+    except Exception:  # noqa: BLE001 - Unisolable, SyntaxError: verify_fix says why
+        return None
+    names = set()
+    for pair in pairs:
+        for text in pair:
+            for node in ast.walk(ast.parse(text, mode="eval")):
+                if isinstance(node, ast.Name):
+                    names.add(node.id)
+    context = tuple(sorted(
+        (n, consts.get(n), getattr(env[n], "__name__", type(env[n]).__name__) if n in env else None)
+        for n in names))
+    return pairs, context
+
+
+def _vet(source: str, findings, unsafe: bool, require_verified: bool):
+    """Verify the fix of each finding alone; keep those that verified (or, without
+    ``require_verified``, could not be verified)."""
+    from . import verify as vmod
+    from .engine import apply_fixes
+
+    allowed, notes = [], {}
+    env = consts = None
+    for f in findings:
+        if f.fix is None or (not f.fix.safe and not unsafe):
+            allowed.append(f)  # apply_fixes leaves it alone anyway
+            continue
+        fixed, _ = apply_fixes(source, [f], unsafe=True)
+        if env is None:
+            try:
+                env, consts = vmod._module_env(source)
+            except Exception:  # noqa: BLE001
+                env, consts = {}, {}
+        key = _rewrite_key(vmod, source, fixed, env, consts)
+        v = _VERDICTS.get(key) if key is not None else None
+        if v is None:
+            try:
+                rep = vmod.verify_fix(source, fixed, max_cases=VERIFY_MAX_CASES)
+                v = _verification(rep)
+            except Exception as exc:  # noqa: BLE001 - a verifier bug must not stop the fixer
+                v = {"status": "unverified", "property": None, "case": None,
+                     "reason": f"verifier error: {type(exc).__name__}: {exc}"}
+            if key is not None:
+                _VERDICTS[key] = v
+        notes[f] = v
+        if v["status"] in ("equivalent", "improved") or (v["status"] == "unverified" and not require_verified):
+            allowed.append(f)
+    return allowed, notes
 
 
 class _Positions:
@@ -162,7 +255,7 @@ class _Positions:
         return self.row(line)[1], col
 
 
-def _records(findings, pos: _Positions) -> List[Record]:
+def _records(findings, pos: _Positions, notes=None) -> List[Record]:
     out = []
     for f in findings:
         cell, row = pos.row(f.line)
@@ -175,7 +268,8 @@ def _records(findings, pos: _Positions) -> List[Record]:
                 r2, c2 = pos.offset(e.end)
                 edits.append((e.content, r1, c1, r2, c2))
             fix = (f.fix.applicability, f.fix.message, edits)
-        out.append(Record(f.code, f.message, row, f.col, end_row, f.end_col, cell, f.url, fix))
+        out.append(Record(f.code, f.message, row, f.col, end_row, f.end_col, cell, f.url, fix,
+                          (notes or {}).get(f)))
     return out
 
 
@@ -242,11 +336,17 @@ def process_data(data: bytes, path: str, settings: Settings, explicit: bool = Tr
 
     from .engine import lint_source
 
+    def verify_round(src, findings):
+        return _vet(src, findings, settings.unsafe, settings.require_verified)
+
+    vet = verify_round if settings.verify else None
+
     if settings.mode == "check":
         new, applied = text, []
         left = keep(text, lint_source(text, path, rules=rules, options=options, tree=tree))
+        notes = vet(text, left)[1] if vet is not None else {}
     else:
-        new, applied, left = _fix_rounds(text, path, rules, options, settings.unsafe, keep, tree)
+        new, applied, left, notes = _fix_rounds(text, path, rules, options, settings.unsafe, keep, tree, vet)
     new_bytes = data
     if new != text:
         new = clifiles.keep_newlines(text, new)
@@ -274,7 +374,12 @@ def process_data(data: bytes, path: str, settings: Settings, explicit: bool = Tr
         for f in applied:
             cell, row = pos_old.row(f.line)
             result.applied.append((f.code, f.message, row, f.col, cell, f.fix.message if f.fix else ""))
-    result.records = _records(left, _Positions(new, line_map))
+    for f in applied:
+        v = notes.get(f)
+        if v is not None and v["status"] == "unverified":
+            cell, row = pos_old.row(f.line)
+            result.unverified_applied.append((f.code, row, f.col, cell, v["reason"] or ""))
+    result.records = _records(left, _Positions(new, line_map), notes)
     result.changed = new_bytes != data
     if result.changed:
         if settings.mode == "diff":
@@ -314,6 +419,9 @@ _WORKER_SETTINGS: Optional[Settings] = None
 def _init_worker(settings: Settings) -> None:
     global _WORKER_SETTINGS
     _WORKER_SETTINGS = settings
+    _VERDICTS.clear()
+    if settings.verify:
+        from . import verify  # noqa: F401 - import torch once per worker, not per file
 
 
 def _work(item: Tuple[str, bool]) -> FileResult:
@@ -402,11 +510,32 @@ def _loc(path: str, r: Record) -> str:
     return f"{path}:{cell}{r.row}:{r.col + 1}"
 
 
-def format_text(results: Sequence[FileResult]) -> str:
+def _verification_text(v: Dict[str, Optional[str]], check: bool) -> Optional[str]:
+    """The --verify line of a finding left, or None when its fix verified."""
+    not_applied = "fix would not be applied" if check else "fix not applied"
+    if v["status"] == "mismatch":
+        prop = v.get("property") or "a property"
+        case = f" ({v['case']})" if v.get("case") else ""
+        return f"{not_applied}: mismatch in {prop}{case}"
+    if v["status"] == "unverified":
+        return f"{not_applied}: unverified: {v.get('reason') or 'no case could be run'}"
+    return None
+
+
+def format_text(results: Sequence[FileResult], check: bool = False) -> str:
     lines = []
     for res in results:
+        notes = []
         for r in res.records:
             lines.append(f"{_loc(res.path, r)}: {r.code} {r.message}")
+            if r.verification is not None:
+                note = _verification_text(r.verification, check)
+                if note is not None:
+                    notes.append(f"{_loc(res.path, r)}: {r.code} {note}")
+        for code, row, col, cell, reason in res.unverified_applied:
+            cellpart = f"cell {cell}:" if cell is not None else ""
+            notes.append(f"{res.path}:{cellpart}{row}:{col + 1}: {code} fix unverified: {reason}")
+        lines.extend(notes)
     return "".join(line + "\n" for line in lines)
 
 
@@ -448,6 +577,7 @@ def _json_records(results: Sequence[FileResult]) -> List[Dict[str, Any]]:
                 "end_location": {"row": r.end_row, "column": r.end_col + 1},
                 "fix": fix,
                 "url": r.url,
+                "verification": r.verification,
             }
             if r.cell is not None:
                 item["cell"] = r.cell
@@ -568,6 +698,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-q", "--quiet", action="store_true", help="print findings and errors only")
     p.add_argument("--trust-annotations", action=argparse.BooleanOptionalAction, default=None,
                    help="believe `x: torch.Tensor` annotations when deciding what is a tensor")
+    p.add_argument("--verify", action="store_true",
+                   help="verify each fix on synthesized inputs before applying it; fixes that "
+                   "change behaviour are not applied (needs torch; slow)")
+    p.add_argument("--require-verified", action="store_true",
+                   help="with --verify: do not apply fixes that could not be verified either")
     p.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     return p
 
@@ -637,6 +772,16 @@ def _main(argv: Optional[Sequence[str]]) -> int:
     trust = args.trust_annotations if args.trust_annotations is not None else bool(cfg.trust_annotations)
     rules = select_rules(select, ignore, extend)
     mode = "diff" if args.diff else "check" if args.check else "fix"
+    if args.require_verified and not args.verify:
+        _err(f"{PROG}: error: --require-verified needs --verify")
+        return 2
+    _VERDICTS.clear()
+    if args.verify:
+        try:
+            from . import verify  # noqa: F401 - imports torch
+        except ImportError as exc:
+            _err(f"{PROG}: error: --verify needs torch ({exc}); {VERIFY_INSTALL}")
+            return 2
     settings = Settings(
         mode=mode,
         unsafe=unsafe,
@@ -645,6 +790,8 @@ def _main(argv: Optional[Sequence[str]]) -> int:
         per_file_ignores=tuple(cfg.per_file_ignores.items()),
         root=cfg.root,
         show_fixes=args.show_fixes,
+        verify=args.verify,
+        require_verified=args.require_verified,
     )
 
     errors: List[Tuple[str, str]] = []
@@ -705,7 +852,7 @@ def _report(results: List[FileResult], errors: List[Tuple[str, str]], settings: 
 
     fmt = args.output_format
     if fmt == "text":
-        text = format_text(results)
+        text = format_text(results, check=settings.mode == "check")
     elif fmt == "json":
         text = format_json(results)
     elif fmt == "sarif":
@@ -730,8 +877,15 @@ def _report(results: List[FileResult], errors: List[Tuple[str, str]], settings: 
     fixed = sum(r.fixed for r in results)
     changed = sum(1 for r in results if r.changed)
     left = sum(len(r.records) for r in results)
-    unsafe_fixable = sum(1 for r in results for rec in r.records if rec.fix is not None and rec.fix[0] != "safe")
-    fixable = sum(1 for r in results for rec in r.records if rec.fix is not None and rec.fix[0] == "safe")
+
+    def has_fix(rec: Record) -> bool:  # a fix --verify did not reject
+        v = rec.verification
+        rejected = v is not None and (v["status"] == "mismatch"
+                                      or (v["status"] == "unverified" and settings.require_verified))
+        return rec.fix is not None and not rejected
+
+    unsafe_fixable = sum(1 for r in results for rec in r.records if has_fix(rec) and rec.fix[0] != "safe")
+    fixable = sum(1 for r in results for rec in r.records if has_fix(rec) and rec.fix[0] == "safe")
     files_left = sum(1 for r in results if r.records)
     if not args.quiet:
         if settings.mode == "fix":

@@ -107,6 +107,36 @@ def test_names(src, expected):
          x = data
          return torch.tensor(x)
      """, []),
+    # evidence only from calls that certainly ran (torch/_utils.py, _rebuild_qtensor)
+    ("""
+     import torch
+     def f(zero_points):
+         n = len(zero_points) if isinstance(zero_points, list) else zero_points.numel()
+         return torch.tensor(zero_points, dtype=torch.long)
+     """, []),
+    ("""
+     import torch
+     def f(scales):
+         if scales.dim() and type(scales) is list:
+             return torch.tensor(scales)
+     """, []),
+    # methods nn.Module also has are no evidence (distributed_test.py: deepcopy(Net().cuda()))
+    ("""
+     import copy
+     import torch
+     def f(net):
+         model = net.cuda()
+         model.requires_grad_(False)
+         return copy.deepcopy(model), copy.deepcopy(net)
+     """, []),
+    # .to(<integer dtype>) is a tensor even on an unknown receiver (torch/_inductor/mkldnn_lowerings.py)
+    ("""
+     import torch
+     def f(constants, name):
+         w_zp = constants[name].to(torch.int32)
+         m = constants[name].to(torch.float16)
+         return torch.tensor(w_zp, dtype=torch.int32), torch.tensor(m)
+     """, ["TRC101"]),
     # not tensors
     ("""
      import torch

@@ -92,3 +92,18 @@ def test_bad_source_is_not_a_crash(tmp_path):
     proc, lines = flake8(tmp_path, "--select", "TRC,E9", source="def f(:\n")
     assert "Traceback" not in proc.stderr
     assert all("TRC" not in line for line in lines)
+
+
+def test_verify_without_torch_is_one_line(tmp_path):
+    """torchcopy-verify on a machine without torch: a clear message, exit 2, no traceback."""
+    fake = tmp_path / "torch"
+    fake.mkdir()
+    (fake / "__init__.py").write_text("raise ImportError('no torch here')\n")
+    env = {"PYTHONPATH": str(tmp_path)}
+    import os
+    env = {**os.environ, **env}
+    proc = subprocess.run([sys.executable, "-c", "import sys; from flake8_torchcopy.verify_entry import main; "
+                           "sys.exit(main(['--rules']))"], capture_output=True, text=True, env=env)
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    assert "pip install 'flake8-torchcopy[verify]'" in proc.stderr

@@ -162,6 +162,7 @@ class FlowWalker:
         self.deferred: List[Tuple[ast.AST, Env, bool]] = []
         self.loops: List[Dict[str, List[Env]]] = []
         self.evidence: List[str] = []
+        self.conditional = 0  # >0 inside code a statement may not run (IfExp arms, `and`/`or`, lambdas)
         self.stmt_range = (0, 0)
         self._stmt_handlers: Dict[type, Optional[Callable]] = {}
         self._expr_handlers: Dict[type, Optional[Callable]] = {}
@@ -200,7 +201,7 @@ class FlowWalker:
         Names imported under an alias (``from torch import tensor as T``) are added as
         groups of their own, so an aliased call still gets its function analysed.
         """
-        groups = [tuple(g) for r in rules for g in r.triggers]
+        groups = [tuple(g) for r in rules for g in (r.function_triggers or r.triggers)]
         if " as " in source:
             for node in tree.body:  # type: ignore[attr-defined]
                 if isinstance(node, (ast.Import, ast.ImportFrom)):
@@ -264,6 +265,14 @@ class FlowWalker:
                 out.pop(k, None)
         return out
 
+    def _handler(self, table: Dict[type, Optional[Callable]], prefix: str, cls: type):
+        """The ``s_``/``e_`` method for a node class, looked up once per class."""
+        try:
+            return table[cls]
+        except KeyError:
+            handler = table[cls] = getattr(self, prefix + cls.__name__, None)
+            return handler
+
     # ------------------------------------------------------------- statements
     def block(self, stmts: Sequence[ast.stmt]) -> bool:
         for s in stmts:
@@ -273,15 +282,9 @@ class FlowWalker:
 
     def stmt(self, s: ast.stmt) -> bool:
         self.stmt_range = (s.lineno, s.end_lineno or s.lineno)
-        cls = type(s)
-        try:
-            handler = self._stmt_handlers[cls]
-        except KeyError:
-            handler = self._stmt_handlers[cls] = getattr(self, "s_" + cls.__name__, None)
+        handler = self._handler(self._stmt_handlers, "s_", type(s))
         if handler is None:
-            for child in ast.iter_child_nodes(s):
-                if isinstance(child, ast.expr):
-                    self.ev(child)
+            self._children(s)
             return False
         result = handler(s)
         if self.evidence:
@@ -315,7 +318,7 @@ class FlowWalker:
         rhs = self.ev(s.value)
         if isinstance(s.target, ast.Name):
             cur = self.lookup(s.target.id)
-            self.env[s.target.id] = self.binop(s.op, cur, rhs, inplace=True)
+            self.env[s.target.id] = self.binop(s.op, cur, rhs, inplace=True, nodes=(s.target, s.value))
         else:
             self.ev_target(s.target)
 
@@ -571,6 +574,13 @@ class FlowWalker:
                 name = test.args[0].id
                 return {name: TENSOR}, {name: NOT}
         if (isinstance(test, ast.Compare) and len(test.ops) == 1
+                and isinstance(test.ops[0], (ast.Is, ast.Eq))
+                and isinstance(test.left, ast.Call) and isinstance(test.left.func, ast.Name)
+                and test.left.func.id == "type" and len(test.left.args) == 1
+                and isinstance(test.left.args[0], ast.Name)):
+            yes, _ = self.narrow_isinstance(test.left.args[0].id, test.comparators[0])
+            return yes, {}
+        if (isinstance(test, ast.Compare) and len(test.ops) == 1
                 and isinstance(test.left, ast.Name)
                 and isinstance(test.comparators[0], ast.Constant)
                 and test.comparators[0].value is None):
@@ -679,14 +689,9 @@ class FlowWalker:
     # ------------------------------------------------------------- expressions
     def ev(self, node: ast.AST) -> Value:
         cls = type(node)
-        try:
-            handler = self._expr_handlers[cls]
-        except KeyError:
-            handler = self._expr_handlers[cls] = getattr(self, "e_" + cls.__name__, None)
+        handler = self._handler(self._expr_handlers, "e_", cls)
         if handler is None:
-            for child in ast.iter_child_nodes(node):
-                if isinstance(child, ast.expr):
-                    self.ev(child)
+            self._children(node)
             v = UNKNOWN_VALUE
         else:
             v = handler(node)
@@ -698,16 +703,20 @@ class FlowWalker:
         return v
 
     def e_Name(self, node):
-        v = self.lookup(node.id)
-        if v.mono is None and v.kind != TENSOR and v.qualname is None and not v.local_def \
-                and v.sizes is None:
-            return v.with_(mono=Mono.sym(Sym(node.id, v.serial))) if v is not UNKNOWN_VALUE \
-                else Value(UNKNOWN, mono=Mono.sym(Sym(node.id, "free")))
-        return v
+        return self.lookup(node.id)
+
+    def mono_of(self, node: Optional[ast.AST], v: Value) -> Optional[Mono]:
+        """The size a value stands for; a name of unknown value is a symbol (made lazily)."""
+        if v.mono is not None:
+            return v.mono
+        if isinstance(node, ast.Name) and v.kind != TENSOR and v.qualname is None \
+                and not v.local_def and v.sizes is None:
+            return Mono.sym(Sym(node.id, "free" if v is UNKNOWN_VALUE else v.serial))
+        if isinstance(node, ast.Constant) and type(node.value) is int:
+            return Mono.const(node.value)
+        return None
 
     def e_Constant(self, node):
-        if type(node.value) is int:
-            return Value(NOT, mono=Mono.const(node.value))
         return NOT_VALUE
 
     def _children(self, node):
@@ -748,16 +757,19 @@ class FlowWalker:
             self.ev(d)
         saved = self.env
         self.env = dict(saved)
+        self.conditional += 1
         a = node.args
         for p in a.posonlyargs + a.args + a.kwonlyargs + [x for x in (a.vararg, a.kwarg) if x]:
             self.env[p.arg] = Value(UNKNOWN)
         self.ev(node.body)
+        self.conditional -= 1
         self.env = saved
         return Value(UNKNOWN, local_def=True)
 
     def comprehension(self, node, parts: Sequence[ast.AST]) -> None:
         saved = self.env
         self.env = dict(saved)
+        self.conditional += 1
         for gen in node.generators:
             it = self.ev(gen.iter)
             self.bind(gen.target, self.element_of(it), None)
@@ -766,6 +778,7 @@ class FlowWalker:
                 self.apply(self.env, self.narrow(cond)[0])
         for p in parts:
             self.ev(p)
+        self.conditional -= 1
         self.env = saved
 
     def e_ListComp(self, node):
@@ -786,10 +799,12 @@ class FlowWalker:
         self.ev(node.test)
         yes, no = self.narrow(node.test)
         saved = self.env
+        self.conditional += 1
         self.env = self.apply(dict(saved), yes)
         a = self.ev(node.body)
         self.env = self.apply(dict(saved), no)
         b = self.ev(node.orelse)
+        self.conditional -= 1
         self.env = saved
         return join(a, b)
 
@@ -797,8 +812,10 @@ class FlowWalker:
         saved = self.env
         self.env = dict(saved)
         vals = []
-        for v in node.values:
+        for k, v in enumerate(node.values):
+            self.conditional += k > 0
             vals.append(self.ev(v))
+            self.conditional -= k > 0
             yes, no = self.narrow(v)
             self.apply(self.env, yes if isinstance(node.op, ast.And) else no)
         self.env = saved
@@ -823,16 +840,18 @@ class FlowWalker:
             return NOT_VALUE
         if _is_tensorish(v):
             return v.with_(mono=None)
-        if isinstance(node.op, ast.USub) and v.mono is not None:
-            return Value(NOT, mono=v.mono * Mono.const(-1))
+        m = self.mono_of(node.operand, v) if isinstance(node.op, ast.USub) else None
+        if m is not None:
+            return Value(NOT if v.kind == NOT else UNKNOWN, mono=m * Mono.const(-1))
         return Value(v.kind) if v.kind == NOT else UNKNOWN_VALUE
 
     def e_BinOp(self, node):
         left = self.ev(node.left)
         right = self.ev(node.right)
-        return self.binop(node.op, left, right)
+        return self.binop(node.op, left, right, nodes=(node.left, node.right))
 
-    def binop(self, op, left: Value, right: Value, inplace: bool = False) -> Value:
+    def binop(self, op, left: Value, right: Value, inplace: bool = False,
+              nodes: Tuple[Optional[ast.AST], Optional[ast.AST]] = (None, None)) -> Value:
         if isinstance(op, ast.MatMult):
             kinds = (left.kind, right.kind)
             kind = TENSOR if TENSOR in kinds else ANNOTATED if ANNOTATED in kinds else UNKNOWN
@@ -847,12 +866,15 @@ class FlowWalker:
             taint = left.permuted_by or right.permuted_by
             if lt and rt:
                 if left.sizes is not None and left.sizes == right.sizes:
-                    same = left.strides == right.strides
+                    same = left.strides == right.strides and left.strides is not None \
+                        and L.is_dense(left.sizes, left.strides)
                     return Value(kind, sizes=left.sizes, strides=left.strides if same else None,
                                  permuted_by=taint)
                 return Value(kind, permuted_by=taint)
             if other.kind == NOT and t.sizes is not None:
-                dense = t.strides is not None and not any(s.is_zero for s in t.strides)
+                # the output of an elementwise op follows a dense input's dim order;
+                # a non-dense input gives a dense output we don't model
+                dense = t.strides is not None and L.is_dense(t.sizes, t.strides)
                 if inplace or dense:
                     return Value(kind, sizes=t.sizes, strides=t.strides,
                                  permuted_by=t.permuted_by)
@@ -861,18 +883,15 @@ class FlowWalker:
                 # a scale held in a name or attribute: sizes kept, strides unknown
                 return Value(kind, sizes=t.sizes, permuted_by=taint)
             return Value(kind, permuted_by=taint)
+        lm = self.mono_of(nodes[0], left) if isinstance(op, (ast.Mult, ast.FloorDiv, ast.Div)) else None
+        rm = self.mono_of(nodes[1], right) if lm is not None else None
+        mono = None
+        if lm is not None and rm is not None:
+            mono = lm * rm if isinstance(op, ast.Mult) else lm / rm
         if left.kind == NOT and right.kind == NOT:
-            mono = None
-            if left.mono is not None and right.mono is not None:
-                if isinstance(op, ast.Mult):
-                    mono = left.mono * right.mono
-                elif isinstance(op, (ast.FloorDiv, ast.Div)):
-                    mono = left.mono / right.mono
             return Value(NOT, mono=mono)
-        if left.mono is not None and right.mono is not None and left.kind != TENSOR \
-                and right.kind != TENSOR and isinstance(op, (ast.Mult, ast.FloorDiv)):
+        if mono is not None and not isinstance(op, ast.Div):
             # sizes held in names of unknown kind (parameters): keep the algebra
-            mono = left.mono * right.mono if isinstance(op, ast.Mult) else left.mono / right.mono
             return Value(UNKNOWN, mono=mono)
         return UNKNOWN_VALUE
 
@@ -963,7 +982,7 @@ class FlowWalker:
                 k += 1
                 continue
             v = self.cache.get(id(it))
-            if _const_int(it) is not None or (v is not None and v.kind == NOT and v.mono is not None):
+            if _const_int(it) is not None or (v is not None and v.kind == NOT and self.mono_of(it, v) is not None):
                 k += 1
                 continue
             return Value(base.kind)
@@ -998,8 +1017,8 @@ class FlowWalker:
         if isinstance(node.func, ast.Name) and func is not None and not func.local_def \
                 and node.func.id not in self.env and node.func.id not in self.outer:
             name = node.func.id
-            if name == "int" and len(args) == 1 and args[0].mono is not None:
-                return Value(NOT, mono=args[0].mono)
+            if name == "int" and len(args) == 1 and self.mono_of(node.args[0], args[0]) is not None:
+                return Value(NOT, mono=self.mono_of(node.args[0], args[0]))
             if name in api.NON_TENSOR_BUILTINS:
                 return NOT_VALUE
         return UNKNOWN_VALUE
@@ -1034,7 +1053,7 @@ class FlowWalker:
         if name.endswith("_like") and args and args[0].sizes is not None and len(node.args) == 1 \
                 and not node.keywords:
             a = args[0]
-            dense = a.strides is not None and not any(s.is_zero for s in a.strides)
+            dense = a.strides is not None and L.is_dense(a.sizes, a.strides)
             return Value(TENSOR, sizes=a.sizes, strides=a.strides if dense else None,
                          permuted_by=a.permuted_by if dense else None)
         return Value(TENSOR)
@@ -1058,23 +1077,27 @@ class FlowWalker:
                 out.append(None)
                 continue
             v = self.cache.get(id(a))
-            if v is None or v.kind == TENSOR or v.mono is None:
+            m = self.mono_of(a, v) if v is not None and v.kind != TENSOR else None
+            if m is None:
                 if v is not None and (v.kind in (TENSOR, ANNOTATED) or v.elems is not None):
                     return None
                 label = self.idx.text(a)
                 out.append(Mono.sym(Sym(label, ("expr", ast.dump(a)))))
                 continue
-            out.append(v.mono)
+            out.append(m)
         return out
 
     def call_method(self, node, recv: Value, m: str, args: List[Value]) -> Value:
         if m in api.TENSOR_ONLY_METHODS and isinstance(node.func.value, ast.Name) \
                 and recv.kind in (UNKNOWN, ANNOTATED) and recv.qualname is None:
-            self.evidence.append(node.func.value.id)
+            if not self.conditional:  # evidence only from calls that certainly ran
+                self.evidence.append(node.func.value.id)
             if recv.kind == UNKNOWN:
                 recv = recv.with_(kind=TENSOR)
         elif m in api.TENSOR_ONLY_METHODS and recv.kind == UNKNOWN and recv.qualname is None \
                 and not recv.local_def:
+            recv = recv.with_(kind=TENSOR)
+        if m == "to" and recv.kind == UNKNOWN and recv.qualname is None and self.to_non_float(node):
             recv = recv.with_(kind=TENSOR)
         if m in api.NON_TENSOR_METHODS:
             if m == "size" and _is_tensorish(recv) or m == "size" and recv.kind == UNKNOWN:
@@ -1102,6 +1125,15 @@ class FlowWalker:
         if m not in api.TENSOR_METHODS:
             return UNKNOWN_VALUE
         return self.method_layout(node, recv, m, node.args, node.func.value)
+
+    def to_non_float(self, node: ast.Call) -> bool:
+        """``.to(torch.int32)`` / ``.to(dtype=torch.long)``: only a tensor accepts that."""
+        cands = list(node.args[:1]) + [k.value for k in node.keywords if k.arg == "dtype"]
+        for c in cands:
+            q = self.static_qualname(c)
+            if q is not None and q.startswith("torch.") and q[6:] in api.NON_FLOAT_DTYPES:
+                return True
+        return False
 
     def size_call(self, node, recv: Value) -> Value:
         if node.args:
@@ -1206,9 +1238,9 @@ class FlowWalker:
                 if self.static_qualname(fmt) == "torch.contiguous_format" and sizes is not None:
                     return Value(kind, sizes=sizes, strides=L.contiguous_strides(sizes))
                 return Value(kind, sizes=sizes, permuted_by=taint)
-            if sizes is not None and strides is not None and any(s.is_zero for s in strides) \
+            if sizes is not None and strides is not None and not L.is_dense(sizes, strides) \
                     and m not in ("detach", "detach_", "requires_grad_"):
-                return Value(kind, sizes=sizes, permuted_by=taint)
+                return Value(kind, sizes=sizes, permuted_by=taint)  # copies come out dense
             return Value(kind, sizes=sizes, strides=strides, permuted_by=recv.permuted_by)
         if m in api.SHAPE_PRESERVING_METHODS:
             return Value(kind, sizes=sizes, permuted_by=taint)

@@ -93,6 +93,21 @@ def expand(sizes: Sizes, strides: Strides, target: Sequence[Optional[Mono]]):
     return tuple(new_sizes), tuple(new_strides)
 
 
+def is_dense(sizes: Sequence[Mono], strides: Sequence[Mono]) -> bool:
+    """Non-overlapping and dense: the strides are contiguous strides of some dim order."""
+    left = [(s, st) for s, st in zip(sizes, strides) if not s.is_one]
+    expected = ONE
+    while left:
+        for k, (s, st) in enumerate(left):
+            if st == expected:
+                expected = expected * s
+                del left[k]
+                break
+        else:
+            return False
+    return True
+
+
 def _drop_ones(sizes: Sequence[Mono], strides: Sequence[Mono]):
     return [(s, st) for s, st in zip(sizes, strides) if not s.is_one]
 
@@ -127,8 +142,34 @@ def _group(src: Sequence[Mono], tgt: Sequence[Mono]):
     return groups
 
 
+def _one_only_if_all_one(ratio: Optional[Mono]) -> bool:
+    """True when ``ratio == 1`` can hold only if some of its symbols are 1.
+
+    Sizes are positive integers.  A ratio whose symbols all have exponents of one
+    sign (and a coefficient that does not compensate) equals 1 only when those
+    symbols are 1: the "unless s == 1" cases.  A ratio like ``dim / x.size(1)`` or
+    ``s / 2`` may equal 1 by a coincidence the analysis cannot see, so it proves
+    nothing.
+    """
+    if ratio is None:
+        return False
+    exps = [e for _, e in ratio.powers]
+    if not exps:
+        return ratio.coef != 1
+    if all(e > 0 for e in exps):
+        return ratio.coef >= 1
+    if all(e < 0 for e in exps):
+        return ratio.coef <= 1
+    return False
+
+
 def _check(sizes: Sequence[Mono], strides: Sequence[Mono], target: Sequence[Mono]):
-    """LEGAL / ILLEGAL / UNKNOWN for viewing (sizes, strides) as target (no -1 left)."""
+    """LEGAL / ILLEGAL / UNKNOWN for viewing (sizes, strides) as target (no -1 left).
+
+    ILLEGAL is claimed only when it is proven for every value of the symbols
+    other than 1: the failing merged group cannot be split into finer groups, and
+    its stride mismatch cannot vanish, by any coincidence between distinct symbols.
+    """
     kept = _drop_ones(sizes, strides)
     src = [s for s, _ in kept]
     tgt = [t for t in target if not t.is_one]
@@ -138,11 +179,21 @@ def _check(sizes: Sequence[Mono], strides: Sequence[Mono], target: Sequence[Mono
     if groups is None:
         return UNKNOWN, []
     bad = []
-    for (a, b), _ in groups:
+    for (a, b), (c, d) in groups:
+        mismatches = []
         for k in range(a, b - 1):
             st_k, (s_n, st_n) = kept[k][1], kept[k + 1]
             if st_k != st_n * s_n:
-                bad.append(k)
+                mismatches.append(st_k / (st_n * s_n))
+        if not mismatches:
+            continue
+        if not all(_one_only_if_all_one(r) for r in mismatches):
+            return UNKNOWN, groups
+        for i in range(a + 1, b):  # could a coincidence split the group finer?
+            for j in range(c + 1, d):
+                if not _one_only_if_all_one(product(src[a:i]) / product(tgt[c:j])):
+                    return UNKNOWN, groups
+        bad.append(a)
     return (ILLEGAL if bad else LEGAL), groups
 
 

@@ -33,18 +33,21 @@ class Mono:
 
     __slots__ = ("coef", "powers")
 
-    def __init__(self, coef: Fraction = Fraction(1), powers: Optional[Dict[Sym, int]] = None) -> None:
-        self.coef = Fraction(coef)
-        items = {} if powers is None else {s: e for s, e in powers.items() if e}
-        self.powers: FrozenSet[Tuple[Sym, int]] = frozenset(items.items()) if self.coef else frozenset()
+    def __init__(self, coef=1, powers: Optional[Dict[Sym, int]] = None) -> None:
+        # an int while it is one (Fraction arithmetic is slow), a Fraction after a division
+        if isinstance(coef, Fraction) and coef.denominator == 1:
+            coef = coef.numerator
+        self.coef = coef
+        items = {} if not powers else {s: e for s, e in powers.items() if e}
+        self.powers: FrozenSet[Tuple[Sym, int]] = frozenset(items.items()) if coef else frozenset()
 
     @classmethod
     def const(cls, n) -> "Mono":
-        return cls(Fraction(n))
+        return cls(n)
 
     @classmethod
     def sym(cls, s: Sym) -> "Mono":
-        return cls(Fraction(1), {s: 1})
+        return cls(1, {s: 1})
 
     def _dict(self) -> Dict[Sym, int]:
         return dict(self.powers)
@@ -61,7 +64,7 @@ class Mono:
         d = self._dict()
         for s, e in other.powers:
             d[s] = d.get(s, 0) - e
-        return Mono(self.coef / other.coef, d)
+        return Mono(Fraction(self.coef) / other.coef, d)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Mono) and self.coef == other.coef and self.powers == other.powers

@@ -78,7 +78,7 @@ TENSOR_METHODS = frozenset(
 # Methods that exist only on tensors: calling one on a name is evidence the name is a tensor.
 TENSOR_ONLY_METHODS = frozenset(
     """
-    detach detach_ unsqueeze unsqueeze_ cuda requires_grad_ contiguous permute new_tensor
+    detach detach_ unsqueeze unsqueeze_ contiguous permute new_tensor
     new_zeros new_ones new_empty new_full masked_fill masked_fill_ type_as view_as reshape_as
     expand_as index_select is_contiguous data_ptr numel dim element_size untyped_storage
     is_floating_point is_complex pin_memory long
@@ -132,6 +132,12 @@ DTYPE_NAMES = frozenset(
     complex64 complex128 complex32 float half double long int short cfloat cdouble chalf
     float8_e4m3fn float8_e5m2 float8_e4m3fnuz float8_e5m2fnuz qint8 quint8 qint32
     """.split()
+)
+
+# ``x.to(<one of these>)`` is a tensor whatever x was: ``nn.Module.to`` accepts only
+# floating point and complex dtypes.
+NON_FLOAT_DTYPES = frozenset(
+    "int8 int16 int32 int64 uint8 uint16 uint32 uint64 long int short bool".split()
 )
 
 # Legacy typed constructors: torch.<name>(t) aliases t.

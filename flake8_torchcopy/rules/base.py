@@ -45,6 +45,9 @@ class Rule:
     # Substrings of which at least one group must all be present in a file for
     # the rule to possibly match: the engine's cheap pre-check.
     triggers: ClassVar[Sequence[Sequence[str]]]
+    # The same, for the text of one function (None: ``triggers``).  Stricter, since a
+    # call must be there: names imported under an alias are added by the walker.
+    function_triggers: ClassVar[Optional[Sequence[Sequence[str]]]] = None
     # ast node types the rule's check is called for.
     node_types: ClassVar[Tuple[type, ...]] = (ast.Call,)
     VALID: ClassVar[Sequence[str]] = ()

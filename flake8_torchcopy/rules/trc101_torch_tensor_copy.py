@@ -31,6 +31,7 @@ class TorchTensorCopy(Rule):
         "the fix is unsafe. `pin_memory=` has no one-call equivalent: reported, not fixed."
     )
     triggers = (("tensor",),)  # also catches `from torch import tensor as T`
+    function_triggers = (("tensor(",),)
 
     VALID = (
         "import torch\ndata = [1.0, 2.0]\ny = torch.tensor(data)\n",

@@ -25,6 +25,7 @@ class NewTensorCopy(Rule):
         "is not a plain name or attribute chain (it would be evaluated twice), no fix."
     )
     triggers = (("new_tensor",),)
+    function_triggers = (("new_tensor(",),)
 
     VALID = (
         "import torch\nx = torch.zeros(3)\ny = x.new_tensor([1, 2, 3])\n",

@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 
 from ..finding import SAFE, Edit, Fix
-from ._common import short
+from ._common import replace_fix, short
 from .base import Example, Rule
 
 
@@ -27,7 +27,7 @@ class CloneDetach(Rule):
     triggers = (("clone", "detach"),)
 
     VALID = (
-        "import torch\nx = torch.randn(3)\ny = x.detach().clone()\n",
+        "import torch\nx = torch.randn(3)\ny = x.detach().clone()\ny = torch.detach(x).clone()\n",
         "import torch\nx = torch.randn(3)\ny = x.clone()\nz = x.detach()\n",
         "cfg = {'a': 1}.copy()\n",
         "import torch\ny = [1, 2].copy()\n",
@@ -46,6 +46,11 @@ class CloneDetach(Rule):
             inputs={"t": "tensor:float"},
         ),
         Example(
+            code="import torch\ng = torch.ones(2, requires_grad=True)\nbuf = torch.clone(g).detach()\n",
+            fixed="import torch\ng = torch.ones(2, requires_grad=True)\nbuf = g.detach().clone()\n",
+            verify=("torch.clone(t).detach()", "t.detach().clone()"),
+        ),
+        Example(
             code="import torch\ndef f(w):\n    return (w  # the weights\n            .clone()\n            .detach())\n",
             fixed="import torch\ndef f(w):\n    return (w  # the weights\n            .detach()\n            .clone())\n",
         ),
@@ -62,6 +67,9 @@ class CloneDetach(Rule):
         receiver = inner.func.value
         if ctx.value(receiver).kind == "not" or any(isinstance(a, ast.Starred) for a in inner.args):
             return
+        if ctx.qualname(receiver) == "torch":
+            self.check_function_form(node, inner, ctx)
+            return
         clone_name = ctx.name_span(inner.func)
         clone_args = ctx.args_span(inner)
         detach_name = ctx.name_span(func)
@@ -76,12 +84,26 @@ class CloneDetach(Rule):
         )
         r = short(ctx.text(receiver), 24)
         a = short(args_text.strip(), 40)
+        before, after = f"{r}.clone{a}.detach()", f"{r}.detach().clone{a}"
         ctx.report(
             self.code, node,
-            f"use {r}.detach().clone{a} instead of {r}.clone{a}.detach(): the clone records a "
-            "graph node that detach throws away",
+            f"use {after} instead of {before}: the clone records a graph node that detach "
+            "throws away",
             Fix(edits, SAFE, "Swap to `.detach().clone()`"),
         )
+
+    def check_function_form(self, node: ast.Call, inner: ast.Call, ctx) -> None:
+        """``torch.clone(t, **kw).detach()`` -> ``t.detach().clone(**kw)``."""
+        if len(inner.args) != 1:
+            return
+        t = inner.args[0]
+        kw = ", ".join(ctx.text(k) for k in inner.keywords)
+        after = f"{ctx.atom_text(t)}.detach().clone({kw})"
+        before = f"torch.clone({short(ctx.text(t), 24)}{', ' if kw else ''}{short(kw, 30)}).detach()"
+        ctx.report(self.code, node,
+                   f"use {short(after)} instead of {before}: the clone records a graph node that "
+                   "detach throws away",
+                   replace_fix(ctx, node, after, True, "Swap to `.detach().clone()`"))
 
 
 RULE = CloneDetach()

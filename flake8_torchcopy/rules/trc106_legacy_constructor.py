@@ -23,6 +23,7 @@ class LegacyConstructor(Rule):
         "expected a copy wants `t.detach().clone()`; only the author knows which."
     )
     triggers = (("Tensor",),)
+    function_triggers = (("Tensor(",),)
 
     VALID = (
         "import torch\nt = torch.Tensor(2, 3)\n",

@@ -22,6 +22,7 @@ class TensorOfTensors(Rule):
         "`.detach()` keeps torch.tensor's cut of the graph; drop it if gradients should flow."
     )
     triggers = (("tensor",),)  # also catches `from torch import tensor as T`
+    function_triggers = (("tensor(",),)
 
     VALID = (
         "import torch\ny = torch.tensor([1.0, 2.0])\n",
