@@ -315,12 +315,20 @@ def run_tools(tools: List[Tool], runs: int, nfiles: int, cwd: str, log=print) ->
                             log(f"  {tool.name}: exit {s.rc}: " + fh.read()[-300:].replace("\n", " "))
             finally:
                 os.unlink(out)
+            if s.rc < 0:
+                # killed from outside (a signal): a time that means nothing; keep it out of the medians
+                res.note = f"killed by signal {-s.rc}; run {i + 1} dropped"
+                log(f"  {tool.name:38s} -j {tool.jobs:4s} run {i + 1}/{runs}: killed by signal {-s.rc}")
+                continue
             if not tool.kind and s.rc != 0:
                 res.note = f"exit {s.rc}"
             res.samples.append(s)
             log(f"  {tool.name:38s} -j {tool.jobs:4s} run {i + 1}/{runs}: cpu {s.cpu:8.2f} s  "
                 f"wall {s.wall:8.2f} s  rss {s.maxrss_mb:7.1f} MB  rc {s.rc}")
-        results.append(res)
+        if res.samples:
+            results.append(res)
+        else:
+            log(f"  {tool.name}: no complete run, left out")
     return results
 
 
