@@ -657,7 +657,8 @@ class FlowWalker:
             return None
         monos = []
         for n in names:
-            label = n.id if isinstance(n, ast.Name) else f"{base.id}.size({len(monos)})"
+            named = isinstance(n, ast.Name) and n.id.strip("_")
+            label = n.id if named else f"{base.id}.size({len(monos)})"  # type: ignore[union-attr]
             monos.append(Mono.sym(Sym(label, ("dim", tv.serial, len(monos)))))
         sizes = tuple(monos)
         strides = L.contiguous_strides(sizes) if tv.permuted_by is None else None
@@ -960,15 +961,25 @@ class FlowWalker:
                 label = f"{self.idx.text(node.value.value)}.size({i})"
                 return Value(NOT, mono=Mono.sym(Sym(label, ("dim", owner.serial, i))))
             return NOT_VALUE
-        if _is_tensorish(base):
+        if _is_tensorish(base) or base.kind == UNKNOWN and base.sizes is not None:
             return self.subscript_layout(base, node.slice, idx)
         return UNKNOWN_VALUE
 
     def subscript_layout(self, base: Value, sl: ast.AST, idx: Value) -> Value:
         if base.sizes is None or base.strides is None:
             return Value(base.kind)
-        items = sl.elts if isinstance(sl, ast.Tuple) else [sl]
+        items = list(sl.elts) if isinstance(sl, ast.Tuple) else [sl]
         sizes, strides = list(base.sizes), list(base.strides)
+        ellipses = [i for i, it in enumerate(items)
+                    if isinstance(it, ast.Constant) and it.value is Ellipsis]
+        if len(ellipses) > 1:
+            return Value(base.kind)
+        if ellipses:  # ``...`` stands for as many full slices as the other items leave
+            used = sum(1 for it in items if not (isinstance(it, ast.Constant)
+                                                 and (it.value is None or it.value is Ellipsis)))
+            full = ast.Slice(lower=None, upper=None, step=None)
+            i = ellipses[0]
+            items[i:i + 1] = [full] * max(0, len(sizes) - used)
         out_s, out_st = [], []
         k = 0
         for it in items:
@@ -1035,6 +1046,8 @@ class FlowWalker:
             return NOT_VALUE
         if name in ("nn.Parameter", "nn.parameter.Parameter", "nn.Buffer"):
             return Value(TENSOR)
+        if name == "nn.functional.unfold":
+            return self.unfold_layout(node, args)
         if name.startswith("nn.functional."):
             return Value(TENSOR) if name[14:] in api.FUNCTIONAL_TENSOR_FUNCTIONS else UNKNOWN_VALUE
         if name in api.TENSOR_FUNCTIONS:
@@ -1059,6 +1072,23 @@ class FlowWalker:
             return Value(TENSOR, sizes=a.sizes, strides=a.strides if dense else None,
                          permuted_by=a.permuted_by if dense else None)
         return Value(TENSOR)
+
+    def unfold_layout(self, node: ast.Call, args: List[Value]) -> Value:
+        """``F.unfold(x [N, C, H, W], kernel_size)`` is ``[N, C * kh * kw, L]``, contiguous."""
+        x = args[0] if args else None
+        kernel = node.args[1] if len(node.args) > 1 else next(
+            (k.value for k in node.keywords if k.arg == "kernel_size"), None)
+        if x is None or x.sizes is None or len(x.sizes) != 4 or kernel is None:
+            return Value(TENSOR)
+        elts = kernel.elts if isinstance(kernel, (ast.Tuple, ast.List)) else [kernel, kernel]
+        ks = [self.mono_of(e, self.cache.get(id(e)) or UNKNOWN_VALUE) for e in elts]
+        if len(ks) != 2 or None in ks or x.sizes[1] is None:
+            return Value(TENSOR)
+        blocks = Mono.sym(Sym(f"{self.idx.text(node.func)}(...).size(2)", ("unfold", id(node))))
+        sizes = (x.sizes[0], x.sizes[1] * ks[0] * ks[1], blocks)  # type: ignore[operator]
+        if sizes[0] is None:
+            return Value(TENSOR)
+        return Value(TENSOR, sizes=sizes, strides=L.contiguous_strides(sizes))
 
     def size_args(self, arg_nodes: Sequence[ast.AST]) -> Optional[List[Optional[Mono]]]:
         """Sizes passed as ``*sizes`` or as one tuple/list/``x.shape``; None for ``-1``."""

@@ -63,6 +63,20 @@ class ViewAfterPermute(Rule):
             "    return x.reshape(b, x.size(1) // k, -1)\n",
         ),
         Example(
+            code="import torch.nn.functional as F\ndef unfold_tensor(tensor, max_seq_len):\n"
+            "    _, _, D = tensor.shape\n    tensor = tensor.transpose(-1, -2)\n"
+            "    tensor = F.unfold(tensor[..., None, :], kernel_size=(1, max_seq_len), stride=(1, max_seq_len))\n"
+            "    new_bsz, _, slen = tensor.shape\n    tensor = tensor.view(new_bsz, -1, max_seq_len, slen)\n"
+            "    tensor = tensor.permute(0, 3, 2, 1)\n    return tensor.view(-1, max_seq_len, D)\n",
+            fixed="import torch.nn.functional as F\ndef unfold_tensor(tensor, max_seq_len):\n"
+            "    _, _, D = tensor.shape\n    tensor = tensor.transpose(-1, -2)\n"
+            "    tensor = F.unfold(tensor[..., None, :], kernel_size=(1, max_seq_len), stride=(1, max_seq_len))\n"
+            "    new_bsz, _, slen = tensor.shape\n    tensor = tensor.view(new_bsz, -1, max_seq_len, slen)\n"
+            "    tensor = tensor.permute(0, 3, 2, 1)\n    return tensor.reshape(-1, max_seq_len, D)\n",
+            note="from transformers' phi4_multimodal: raises for a batch above 1 when the sequence is "
+            "longer than max_seq_len",
+        ),
+        Example(
             code="import torch\ndef f(x):\n    return x.permute(0, 2, 1).view(-1)\n",
             fixed="import torch\ndef f(x):\n    return x.permute(0, 2, 1).reshape(-1)\n",
             verify=("x.permute(0, 2, 1).view(-1)", "x.permute(0, 2, 1).reshape(-1)"),
