@@ -91,6 +91,32 @@ def _rules(settings: Settings, path: str):
     return tuple(out)
 
 
+def _layered_rules(cfg, args) -> tuple:
+    """Rule selection in two layers, as ruff does: the config file's, then the command line's.
+
+    ``--select`` on the command line starts afresh (the file's select, ignore and
+    extend-select no longer apply); otherwise ``--extend-select`` and ``--ignore`` are
+    applied on top of the file's selection, the longer prefix winning between them.
+    """
+    from . import rules as rules_mod
+    from .engine import select_rules
+
+    if args.select is not None:
+        return select_rules(args.select, args.ignore, args.extend_select)
+    chosen = {r.code for r in select_rules(cfg.select, cfg.ignore, cfg.extend_select)}
+
+    def longest(code, prefixes):
+        return max((len(p) for p in prefixes or () if code.startswith(p)), default=-1)
+
+    for rule in rules_mod.ALL_RULES:
+        add, drop = longest(rule.code, args.extend_select), longest(rule.code, args.ignore)
+        if add > drop:
+            chosen.add(rule.code)
+        elif drop > add:
+            chosen.discard(rule.code)
+    return tuple(r for r in rules_mod.ALL_RULES if r.code in chosen)
+
+
 def _parse_or_raise(text: str, name: str):
     """Parse like Python does; BadInput with a one-line reason when it cannot."""
     import ast
@@ -759,18 +785,14 @@ def _main(argv: Optional[Sequence[str]]) -> int:
     start = (args.stdin_filename or ".") if use_stdin else paths[0]
     try:
         cfg = cliconfig.discover_config(start)
-        from .engine import select_rules
     except ConfigError as exc:
         _err(f"{PROG}: config error: {exc}")
         return 2
 
-    select = args.select if args.select is not None else cfg.select
-    ignore = args.ignore if args.ignore is not None else cfg.ignore
-    extend = args.extend_select if args.extend_select is not None else cfg.extend_select
     exclude = args.exclude if args.exclude is not None else (cfg.exclude or ())
     unsafe = args.unsafe_fixes if args.unsafe_fixes is not None else bool(cfg.unsafe_fixes)
     trust = args.trust_annotations if args.trust_annotations is not None else bool(cfg.trust_annotations)
-    rules = select_rules(select, ignore, extend)
+    rules = _layered_rules(cfg, args)
     mode = "diff" if args.diff else "check" if args.check else "fix"
     if args.require_verified and not args.verify:
         _err(f"{PROG}: error: --require-verified needs --verify")

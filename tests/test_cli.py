@@ -475,3 +475,21 @@ def test_no_progress_bar_in_pipes(tmp_path):
     _tree(tmp_path, 40)
     rc, out, err = run("--check", "-j", "2", ".", cwd=tmp_path)
     assert "\r" not in err and "[#" not in err
+
+
+def test_command_line_selection_is_a_layer_over_the_config(tmp_path):
+    """As in ruff: --select starts afresh; --extend-select/--ignore adjust the file's selection."""
+    (tmp_path / "pyproject.toml").write_text('[tool.torchcopy]\nignore = ["TRC103"]\n')
+    src = "import torch\nx = torch.randn(3)\ny = x.clone().detach()\nz = torch.tensor(x)\n"
+    (tmp_path / "m.py").write_text(src)
+
+    def codes(*flags):
+        proc = subprocess.run([sys.executable, "-m", "flake8_torchcopy", "--check", *flags, "m.py"],
+                              capture_output=True, text=True, cwd=tmp_path)
+        return sorted({line.split()[1] for line in proc.stdout.splitlines() if " TRC" in line})
+
+    assert codes() == ["TRC101"]
+    assert codes("--select", "TRC") == ["TRC101", "TRC103"]
+    assert codes("--select", "TRC103") == ["TRC103"]
+    assert codes("--extend-select", "TRC103") == ["TRC101", "TRC103"]
+    assert codes("--ignore", "TRC101") == []
