@@ -149,39 +149,32 @@ def _compiles(text: str, name: str) -> Optional[str]:
 
 
 def _fix_rounds(source: str, name: str, rules, options, unsafe: bool, keep, tree=None, vet=None):
-    """``engine.fix_source`` with bookkeeping: (new source, applied findings, findings left,
-    verifications).  ``vet(source, findings) -> (findings whose fix may be applied,
-    {finding: verification})`` (``--verify``) runs before each round's fixes are applied;
-    the verifications returned are those of the applied findings and of the findings left."""
-    from .engine import MAX_FIX_ROUNDS, apply_fixes, lint_source
+    """``engine.fix_rounds`` with the CLI's bookkeeping: (new source, applied findings,
+    findings left, verifications).  ``vet(source, findings) -> (findings whose fix may be
+    applied, {finding: verification})`` (``--verify``) runs before each round's fixes are
+    applied; the verifications returned are those of the applied findings and of the
+    findings left.  ``tree`` is the parsed ``source``: a parse error after that comes from
+    a fix, and is reported as one."""
+    from .engine import fix_rounds
 
-    def lint(src, tree=None):
-        try:
-            return keep(src, lint_source(src, name, rules=rules, options=options, tree=tree))
-        except (SyntaxError, ValueError):
-            if src is original:
-                raise
-            raise BadInput(INVALID_FIX) from None
-
-    original = source
-    applied_all = []
     notes: Dict[Any, Dict[str, Optional[str]]] = {}
-    for _ in range(MAX_FIX_ROUNDS):
-        findings = lint(source, tree)
-        tree = None
-        allowed = findings
-        if vet is not None:
-            allowed, round_notes = vet(source, findings)
-            notes.update(round_notes)
-        new, applied = apply_fixes(source, allowed, unsafe=unsafe)
-        if not applied or new == source:
-            return source, applied_all, findings, notes
-        applied_all.extend(applied)
-        source = new
-    findings = lint(source)
-    if vet is not None:
-        notes.update(vet(source, findings)[1])
-    return source, applied_all, findings, notes
+
+    def allow(src, findings):
+        allowed, round_notes = vet(src, findings)
+        notes.update(round_notes)
+        return allowed
+
+    try:
+        new, applied, left = fix_rounds(source, unsafe, rules=rules, options=options, path=name,
+                                        tree=tree, keep=keep, allow=allow if vet is not None else None)
+    except (SyntaxError, ValueError):
+        if tree is None:
+            raise
+        raise BadInput(INVALID_FIX) from None
+    unvetted = [f for f in left if f not in notes]
+    if vet is not None and unvetted:  # left after the last round: not vetted yet
+        notes.update(vet(new, unvetted)[1])
+    return new, applied, left, notes
 
 
 # ------------------------------------------------------------------ --verify

@@ -8,15 +8,15 @@ which resolves torch names, infers tensor-ness and layouts and calls every
 active rule on the nodes it cares about.
 
 Fixes are exact text edits (see :mod:`flake8_torchcopy.finding`);
-``apply_fixes`` applies the non-overlapping ones and ``fix_source`` repeats
-lint-and-fix rounds until nothing changes.
+``apply_fixes`` applies the non-overlapping ones and ``fix_rounds`` /
+``fix_source`` repeat lint-and-fix rounds until nothing changes.
 """
 from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterable, List, Optional, Sequence, Tuple
+from typing import Callable, Iterable, List, Optional, Sequence, Tuple
 
 from .finding import Finding
 from .rules import ALL_RULES, Rule
@@ -119,6 +119,42 @@ def apply_fixes(
     return "".join(out), chosen
 
 
+def fix_rounds(
+    source: str,
+    unsafe: bool = False,
+    *,
+    rules: Optional[Iterable[Rule]] = None,
+    options: Options = DEFAULT_OPTIONS,
+    path: Optional[str] = None,
+    tree: Optional[ast.AST] = None,
+    keep: Optional[Callable[[str, List[Finding]], List[Finding]]] = None,
+    allow: Optional[Callable[[str, List[Finding]], List[Finding]]] = None,
+) -> Tuple[str, List[Finding], List[Finding]]:
+    """Apply fixes in rounds until nothing changes: (new source, applied findings, findings left).
+
+    ``keep(source, findings)`` filters each round's findings (noqa, per-file ignores);
+    ``allow(source, findings)`` picks those whose fix may be applied this round
+    (``torchcopy-fix --verify``).  ``tree`` is the parsed ``source``, if at hand.
+    """
+    rules = tuple(ALL_RULES if rules is None else rules)
+
+    def lint(src: str, tree: Optional[ast.AST] = None) -> List[Finding]:
+        found = lint_source(src, path, rules=rules, options=options, tree=tree)
+        return keep(src, found) if keep is not None else found
+
+    applied_all: List[Finding] = []
+    for _ in range(MAX_FIX_ROUNDS):
+        findings = lint(source, tree)
+        tree = None
+        allowed = allow(source, findings) if allow is not None else findings
+        new, applied = apply_fixes(source, allowed, unsafe=unsafe)
+        if not applied or new == source:
+            return source, applied_all, findings
+        applied_all.extend(applied)
+        source = new
+    return source, applied_all, lint(source)
+
+
 def fix_source(
     source: str,
     unsafe: bool = False,
@@ -126,17 +162,7 @@ def fix_source(
     rules: Optional[Iterable[Rule]] = None,
     options: Options = DEFAULT_OPTIONS,
     path: Optional[str] = None,
-    keep=None,
+    keep: Optional[Callable[[str, List[Finding]], List[Finding]]] = None,
 ) -> str:
-    """Apply fixes in rounds until nothing changes.  ``keep(findings)`` may filter
-    the findings of each round (the CLI uses it for noqa and per-file ignores)."""
-    rules = tuple(ALL_RULES if rules is None else rules)
-    for _ in range(MAX_FIX_ROUNDS):
-        findings = lint_source(source, path, rules=rules, options=options)
-        if keep is not None:
-            findings = keep(source, findings)
-        new, applied = apply_fixes(source, findings, unsafe=unsafe)
-        if not applied or new == source:
-            break
-        source = new
-    return source
+    """Apply fixes in rounds until nothing changes; see :func:`fix_rounds`."""
+    return fix_rounds(source, unsafe, rules=rules, options=options, path=path, keep=keep)[0]
