@@ -99,17 +99,13 @@ def _layered_rules(cfg, args) -> tuple:
     applied on top of the file's selection, the longer prefix winning between them.
     """
     from . import rules as rules_mod
-    from .engine import select_rules
+    from .engine import prefix_len, select_rules
 
     if args.select is not None:
         return select_rules(args.select, args.ignore, args.extend_select)
     chosen = {r.code for r in select_rules(cfg.select, cfg.ignore, cfg.extend_select)}
-
-    def longest(code, prefixes):
-        return max((len(p) for p in prefixes or () if code.startswith(p)), default=-1)
-
     for rule in rules_mod.ALL_RULES:
-        add, drop = longest(rule.code, args.extend_select), longest(rule.code, args.ignore)
+        add, drop = prefix_len(rule.code, args.extend_select), prefix_len(rule.code, args.ignore)
         if add > drop:
             chosen.add(rule.code)
         elif drop > add:

@@ -34,26 +34,24 @@ class Options:
 DEFAULT_OPTIONS = Options()
 
 
+def prefix_len(code: str, prefixes: Optional[Sequence[str]]) -> int:
+    """Length of the longest prefix in ``prefixes`` that ``code`` starts with; -1 for none."""
+    return max((len(p) for p in prefixes or () if code.startswith(p)), default=-1)
+
+
 def select_rules(
     select: Optional[Sequence[str]] = None,
     ignore: Optional[Sequence[str]] = None,
     extend_select: Optional[Sequence[str]] = None,
 ) -> Tuple[Rule, ...]:
     """The rules whose code matches a selected prefix and no ignored one (flake8 semantics)."""
+    sel = (tuple(select) if select else ("TRC",)) + tuple(extend_select or ())
     chosen = []
     for rule in ALL_RULES:
-        sel = tuple(select) if select else ("TRC",)
-        if extend_select:
-            sel = sel + tuple(extend_select)
-        if not any(rule.code.startswith(p) for p in sel):
-            continue
-        if ignore and any(rule.code.startswith(p) for p in ignore):
-            # a longer (more specific) select wins over a shorter ignore, as in flake8
-            best_sel = max((len(p) for p in sel if rule.code.startswith(p)), default=-1)
-            best_ign = max(len(p) for p in ignore if rule.code.startswith(p))
-            if best_ign >= best_sel:
-                continue
-        chosen.append(rule)
+        best_sel = prefix_len(rule.code, sel)
+        # a longer (more specific) select wins over a shorter ignore, as in flake8
+        if best_sel >= 0 and prefix_len(rule.code, ignore) < best_sel:
+            chosen.append(rule)
     return tuple(chosen)
 
 
