@@ -56,6 +56,12 @@ def _const_int(node: ast.AST) -> Optional[int]:
     return None
 
 
+def _dim_size(label: str, tensor: Value, dim: int) -> Mono:
+    """The unknown size of dim ``dim`` of ``tensor``: the same symbol wherever it is asked
+    for (``b, n = x.shape``, ``x.size(1)``, ``x.shape[1]``), named ``label`` in messages."""
+    return Mono.sym(Sym(label, ("dim", tensor.serial, dim)))
+
+
 class Context:
     """What a rule may ask about the file and the node it is checking."""
 
@@ -659,7 +665,7 @@ class FlowWalker:
         for n in names:
             named = isinstance(n, ast.Name) and n.id.strip("_")
             label = n.id if named else f"{base.id}.size({len(monos)})"  # type: ignore[union-attr]
-            monos.append(Mono.sym(Sym(label, ("dim", tv.serial, len(monos)))))
+            monos.append(_dim_size(label, tv, len(monos)))
         sizes = tuple(monos)
         strides = L.contiguous_strides(sizes) if tv.permuted_by is None else None
         self.env[base.id] = tv.with_(sizes=sizes, strides=strides)
@@ -959,7 +965,7 @@ class FlowWalker:
             owner = self.cache.get(id(node.value.value))
             if i is not None and owner is not None and owner.kind != NOT:
                 label = f"{self.idx.text(node.value.value)}.size({i})"
-                return Value(NOT, mono=Mono.sym(Sym(label, ("dim", owner.serial, i))))
+                return Value(NOT, mono=_dim_size(label, owner, i))
             return NOT_VALUE
         if _is_tensorish(base) or base.kind == UNKNOWN and base.sizes is not None:
             return self.subscript_layout(base, node.slice, idx)
@@ -1176,7 +1182,7 @@ class FlowWalker:
                     return Value(NOT, mono=recv.sizes[d])
             if i is not None:
                 label = f"{self.idx.text(node.func.value)}.size({i})"
-                return Value(NOT, mono=Mono.sym(Sym(label, ("dim", recv.serial, i))))
+                return Value(NOT, mono=_dim_size(label, recv, i))
             return NOT_VALUE
         if recv.sizes is not None:
             return Value(NOT, elems=tuple(Value(NOT, mono=s) for s in recv.sizes))
@@ -1202,7 +1208,7 @@ class FlowWalker:
                 rank = len(seq) if all(_const_int(a) is not None for a in seq) else None
             if rank and sizes is None and taint is None:
                 text = self.idx.text(recv_node)
-                sizes = tuple(Mono.sym(Sym(f"{text}.size({i})", ("dim", recv.serial, i))) for i in range(rank))
+                sizes = tuple(_dim_size(f"{text}.size({i})", recv, i) for i in range(rank))
                 strides = L.contiguous_strides(sizes)
             if sizes is None or strides is None or None in ints and m != "permute":
                 return Value(kind, permuted_by=label)
