@@ -23,7 +23,7 @@ from .settings import PROG, Settings
 
 def _code_list(value: str) -> Tuple[str, ...]:
     try:
-        return config.check_codes(value.split(","), "code list")
+        return config.check_codes(value.split(","))
     except ConfigError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
