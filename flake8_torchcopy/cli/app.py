@@ -164,9 +164,10 @@ def _main(argv: Optional[Sequence[str]]) -> int:
 def _report(results: List[FileResult], errors: List[Tuple[str, str]], settings: Settings,
             use_stdin: bool) -> int:
     """Print what the run found (stderr: errors, progress notes, summary) and return the exit status."""
-    # stdin in fix mode: stdout carries the code, so everything else goes to stderr
+    # when stdout carries code (the fixed stdin, or a diff: ruff prints nothing else with
+    # --diff), the findings go to stderr so that stdout stays a file or a patch
     fixing_stdin = use_stdin and settings.mode == "fix"
-    report_stream = sys.stderr if fixing_stdin else sys.stdout
+    report_stream = sys.stderr if fixing_stdin or settings.mode == "diff" else sys.stdout
     n_errors = len(errors)
     for path, reason in errors:
         _err(f"{path}: {reason}")

@@ -53,7 +53,8 @@ def record(f: Finding, pos: Positions, verification: Optional[Verification]) -> 
     if f.fix is not None:
         edits = [EditRecord(e.content, *pos.point(e.start), *pos.point(e.end)) for e in f.fix.edits]
         fix = FixRecord(f.fix.applicability, f.fix.message, edits)
-    return Record(f.code, f.message, row, f.col, end_row, f.end_col, cell, f.url, fix, verification)
+    return Record(f.code, f.message, row, f.col, end_row, f.end_col, cell, f.url, fix, verification,
+                  pos.file_span(f.line, f.col, f.end_line, f.end_col))
 
 
 def _lint_and_fix(src: SourceFile, rules, settings: Settings,
@@ -90,6 +91,7 @@ def process_data(data: bytes, path: str, settings: Settings, explicit: bool = Tr
 
     vetter = Vetter(settings.unsafe, settings.require_verified) if settings.verify else None
     new, applied, left = _lint_and_fix(src, rules, settings, vetter)
+    fixed_src = src
     verdicts: Dict[Finding, Verification] = vetter.verdicts if vetter else {}
     if new != src.text:
         new = files.keep_newlines(src.text, new)
@@ -98,6 +100,7 @@ def process_data(data: bytes, path: str, settings: Settings, explicit: bool = Tr
             raise BadInput(f"cannot compile: {broken_before}" if broken_before else INVALID_FIX)
         document = src.render(new)
         result.output = src.encode(document)
+        fixed_src = src.fixed(document)
         result.changed = result.output != data
         if result.changed and settings.mode == "diff":
             result.diff = unified_diff(path, src.document, document)
@@ -112,7 +115,7 @@ def process_data(data: bytes, path: str, settings: Settings, explicit: bool = Tr
         verdict = verdicts.get(f)
         if verdict is not None and verdict.status == "unverified":
             result.unverified_applied.append(UnverifiedFix(f.code, row, f.col, cell, verdict.reason or ""))
-    after = src.positions(new)
+    after = fixed_src.positions(new)
     result.records = [record(f, after, verdicts.get(f)) for f in left]
     return result
 
