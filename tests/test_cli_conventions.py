@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import stat
 import subprocess
 import sys
 
@@ -149,3 +150,100 @@ def test_notebook_positions_after_a_fix_are_those_of_the_written_file(tmp_path):
     [line] = out.splitlines()
     assert line.startswith(f"::warning file=n.ipynb,line={raw_line},col={raw_col},")
     assert "title=TRC108::cell 1:3:" in line
+
+
+# ---------------------------------------------------------------- item 3: permissions
+def test_a_read_only_file_is_not_rewritten_and_its_findings_are_counted(tmp_path):
+    """Even root, who may write it, leaves a 0444 file alone (as an editor asks first)."""
+    f = tmp_path / "a.py"
+    f.write_text(EXAMPLE)
+    f.chmod(0o444)
+    rc, out, err = run("a.py", cwd=tmp_path)
+    assert rc == 2
+    assert "a.py: cannot write: read-only file" in err
+    assert f.read_text() == EXAMPLE and stat.S_IMODE(f.stat().st_mode) == 0o444
+    assert len([line for line in out.splitlines() if ": TRC" in line]) == 2
+    assert "Fixed 0 issues in 0 files; 2 left" in err
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0,
+                    reason="root may create files in a read-only directory (the next test simulates it)")
+def test_a_writable_file_in_a_read_only_directory_is_written_in_place(tmp_path):
+    d = tmp_path / "ro"
+    d.mkdir()
+    f = d / "a.py"
+    f.write_text(EXAMPLE)
+    f.chmod(0o640)
+    inode = f.stat().st_ino
+    d.chmod(0o555)
+    try:
+        rc, out, err = run("a.py", cwd=d)
+    finally:
+        d.chmod(0o755)
+    assert rc == 1, err
+    assert f.read_text() == FIXED
+    assert f.stat().st_ino == inode and stat.S_IMODE(f.stat().st_mode) == 0o640
+    assert "Fixed 2 issues in 1 file; 0 left" in err
+    assert sorted(os.listdir(d)) == ["a.py"]
+
+
+def test_no_temporary_file_allowed_writes_in_place(tmp_path, monkeypatch, capsys):
+    """What a read-only directory does to the fixer, simulated (it runs as root too)."""
+    from flake8_torchcopy import cli
+    from flake8_torchcopy.cli import files
+
+    def no_temp_file(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(files.tempfile, "mkstemp", no_temp_file)
+    f = tmp_path / "a.py"
+    f.write_text(EXAMPLE)
+    inode = f.stat().st_ino
+    rc = cli.main(["-j", "1", str(f)])
+    err = capsys.readouterr().err
+    assert rc == 1, err
+    assert f.read_text() == FIXED and f.stat().st_ino == inode
+    assert "Fixed 2 issues in 1 file; 0 left" in err
+
+
+def test_a_failed_write_leaves_the_file_and_counts_its_findings(tmp_path, monkeypatch, capsys):
+    """A write that fails half way (disk full) puts the original bytes back."""
+    from flake8_torchcopy import cli
+    from flake8_torchcopy.cli import files
+
+    f = tmp_path / "a.py"
+    f.write_text(EXAMPLE)
+
+    def no_temp_file(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    real_open = open
+
+    class Full:
+        def __init__(self, fh):
+            self.fh = fh
+
+        def __enter__(self):
+            self.fh.__enter__()
+            return self
+
+        def __exit__(self, *exc):
+            return self.fh.__exit__(*exc)
+
+        def write(self, data):
+            if data != EXAMPLE.encode():
+                self.fh.write(data[:5])
+                raise OSError(28, "No space left on device")
+            return self.fh.write(data)
+
+        def __getattr__(self, name):
+            return getattr(self.fh, name)
+
+    monkeypatch.setattr(files.tempfile, "mkstemp", no_temp_file)
+    monkeypatch.setattr(files, "open", lambda *a, **k: Full(real_open(*a, **k)), raising=False)
+    rc = cli.main(["-j", "1", str(f)])
+    out, err = capsys.readouterr()
+    assert rc == 2
+    assert f"{f}: cannot write: No space left on device" in err
+    assert f.read_text() == EXAMPLE
+    assert "Fixed 0 issues in 0 files; 2 left" in err

@@ -3,11 +3,13 @@
 Reading keeps everything needed to write a file back byte for byte outside the
 fixed spans: the PEP 263 encoding (cookie or BOM), and the line endings (the
 bytes are decoded without newline translation).  Writing goes through a
-temporary file in the same directory and ``os.replace``, keeping the mode.
+temporary file in the same directory and ``os.replace``, keeping the mode (in place
+when the directory is read-only); a read-only file is not rewritten.
 """
 from __future__ import annotations
 
 import codecs
+import errno
 import io
 import os
 import re
@@ -85,22 +87,51 @@ def read_bytes(path: str) -> bytes:
         raise BadInput(f"cannot read: {exc.strerror or exc}") from None
 
 
-def write_atomic(path: str, data: bytes) -> None:
-    """Replace the file ``path`` (through symlinks) with ``data``, keeping its mode."""
+class ReadOnly(OSError):
+    """The file has no write permission: it is not rewritten."""
+
+
+def _write_in_place(target: str, data: bytes, original: bytes) -> None:
+    """Overwrite ``target`` (its directory does not let us create a file); put the
+    ``original`` bytes back if the write fails half way."""
+    with open(target, "r+b") as fh:
+        try:
+            fh.write(data)
+            fh.truncate()
+            fh.flush()
+            os.fsync(fh.fileno())
+        except OSError:
+            fh.seek(0)
+            fh.write(original)
+            fh.truncate()
+            fh.flush()
+            raise
+
+
+def write_file(path: str, data: bytes, original: bytes) -> None:
+    """Replace the contents of the file ``path`` (through symlinks), ``original`` before.
+
+    A file without write permission is refused (:class:`ReadOnly`), even for root, as
+    an editor would; otherwise a temporary file in the same directory, with the file's
+    mode, takes its place (``os.replace``), or, in a directory we may not write to, the
+    file is overwritten in place.
+    """
     target = os.path.realpath(path)
+    mode = stat.S_IMODE(os.stat(target).st_mode)
+    if not mode & stat.S_IWUSR or not os.access(target, os.W_OK):
+        raise ReadOnly(errno.EACCES, "read-only file, not rewritten")
     directory = os.path.dirname(target) or "."
     try:
-        mode = stat.S_IMODE(os.stat(target).st_mode)
-    except OSError:
-        mode = None
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix="." + os.path.basename(target) + ".", suffix=".tmp")
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix="." + os.path.basename(target) + ".", suffix=".tmp")
+    except PermissionError:  # a read-only directory holding a writable file
+        _write_in_place(target, data, original)
+        return
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
-        if mode is not None:
-            os.chmod(tmp, mode)
+        os.chmod(tmp, mode)
         os.replace(tmp, target)
     except BaseException:
         try:
