@@ -247,3 +247,93 @@ def test_a_failed_write_leaves_the_file_and_counts_its_findings(tmp_path, monkey
     assert f"{f}: cannot write: No space left on device" in err
     assert f.read_text() == EXAMPLE
     assert "Fixed 0 issues in 0 files; 2 left" in err
+
+
+# ---------------------------------------------------------------- item 6: discovery, pre-commit
+def _hooks():
+    """.pre-commit-hooks.yaml, a list of flat mappings, read without a YAML library."""
+    hooks = []
+    with open(os.path.join(os.path.dirname(__file__), os.pardir, ".pre-commit-hooks.yaml")) as fh:
+        for line in fh:
+            if line.startswith("- "):
+                hooks.append({})
+            key, _, value = line[2:].strip().partition(": ")
+            if value.startswith("["):
+                value = [v.strip() for v in value.strip("[]").split(",")]
+            hooks[-1][key] = {"true": True, "false": False}.get(value, value) if isinstance(value, str) else value
+    return {hook["id"]: hook for hook in hooks}
+
+
+@pytest.mark.parametrize("hook_id", ["torchcopy-fix", "torchcopy-check"])
+def test_pre_commit_hooks_honour_the_configured_exclude(tmp_path, hook_id):
+    """pre-commit names every staged file; the hook's entry must still skip excluded ones."""
+    hook = _hooks()[hook_id]
+    assert hook["language"] == "python" and hook["require_serial"] is True
+    assert {"python", "jupyter"} <= set(hook["types_or"])
+    (tmp_path / "pyproject.toml").write_text('[tool.torchcopy]\nexclude = ["vendored"]\n')
+    (tmp_path / "vendored").mkdir()
+    (tmp_path / "vendored" / "v.py").write_text(EXAMPLE)
+    (tmp_path / "a.py").write_text(EXAMPLE)
+    program, *args = hook["entry"].split()
+    assert program == "torchcopy-fix"
+    rc, out, err = run(*args, "a.py", os.path.join("vendored", "v.py"), cwd=tmp_path)
+    assert rc == 1
+    assert (tmp_path / "vendored" / "v.py").read_text() == EXAMPLE
+    assert "v.py" not in out + err
+    if hook_id == "torchcopy-fix":
+        assert (tmp_path / "a.py").read_text() == FIXED
+    else:
+        assert "a.py:3:" in out
+
+
+def test_force_exclude_skips_named_files_in_skipped_directories(tmp_path):
+    (tmp_path / ".venv").mkdir()
+    (tmp_path / ".venv" / "v.py").write_text(EXAMPLE)
+    assert run("--check", ".venv/v.py", cwd=tmp_path)[0] == 1  # named: taken
+    rc, out, err = run("--check", "--force-exclude", ".venv/v.py", cwd=tmp_path)
+    assert rc == 0 and "v.py" not in out
+
+
+def _git(*args, cwd):
+    subprocess.run(["git", *args], cwd=str(cwd), check=True, capture_output=True)
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+def test_gitignored_files_are_skipped_in_directory_walks(tmp_path):
+    _git("init", "-q", ".", cwd=tmp_path)
+    (tmp_path / ".gitignore").write_text("generated_*.py\nscratch/\n")
+    (tmp_path / "scratch").mkdir()
+    for name in ("a.py", "generated_x.py", "scratch/s.py"):
+        (tmp_path / name).write_text(EXAMPLE)
+    rc, out, _ = run("--check", ".", cwd=tmp_path)
+    assert rc == 1
+    assert {line.split(":")[0] for line in out.splitlines()} == {"a.py"}
+    # from a subdirectory, and for a directory named by an absolute path
+    rc, out, _ = run("--check", str(tmp_path), cwd=tmp_path / "scratch")
+    assert {os.path.basename(line.split(":")[0]) for line in out.splitlines()} == {"a.py"}
+    # as in ruff, a file named explicitly is taken, and the walk can be told to look at everything
+    assert run("--check", "generated_x.py", cwd=tmp_path)[0] == 1
+    rc, out, _ = run("--check", "--no-respect-gitignore", ".", cwd=tmp_path)
+    assert {line.split(":")[0] for line in out.splitlines()} == {"a.py", "generated_x.py", "scratch/s.py"}
+    (tmp_path / "pyproject.toml").write_text("[tool.torchcopy]\nrespect-gitignore = false\n")
+    rc, out, _ = run("--check", ".", cwd=tmp_path)
+    assert len({line.split(":")[0] for line in out.splitlines()}) == 3
+
+
+def test_gitignore_means_nothing_outside_a_git_work_tree(tmp_path):
+    """As in ruff: a .gitignore outside a git work tree is not read."""
+    (tmp_path / ".gitignore").write_text("*.py\n")
+    (tmp_path / "a.py").write_text(EXAMPLE)
+    env_ceiling = str(tmp_path.parent)
+    proc = subprocess.run([sys.executable, "-m", "flake8_torchcopy", "--check", "."], cwd=str(tmp_path),
+                          capture_output=True, env={**os.environ, "GIT_CEILING_DIRECTORIES": env_ceiling})
+    assert proc.returncode == 1 and b"a.py:3:" in proc.stdout
+
+
+def test_no_path_lints_the_current_directory(tmp_path):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "a.py").write_text(EXAMPLE)
+    rc, out, err = run("--check", cwd=tmp_path)
+    assert rc == 1 and os.path.join("pkg", "a.py") + ":3:" in out
+    rc, out, err = run(cwd=tmp_path)
+    assert rc == 1 and (tmp_path / "pkg" / "a.py").read_text() == FIXED

@@ -1,4 +1,4 @@
-"""File handling for ``torchcopy-fix``: discovery, faithful decoding, atomic writes.
+"""File handling for ``torchcopy-fix``: faithful decoding, careful writes.
 
 Reading keeps everything needed to write a file back byte for byte outside the
 fixed spans: the PEP 263 encoding (cookie or BOM), and the line endings (the
@@ -17,13 +17,7 @@ import stat
 import tempfile
 import tokenize
 from dataclasses import dataclass
-from typing import Iterator, List, Sequence, Tuple
 
-SOURCE_SUFFIXES = (".py", ".pyi", ".ipynb")
-SKIP_DIRS = frozenset(
-    {".git", ".hg", ".svn", "__pycache__", "build", "dist", "node_modules", ".tox", ".nox", ".venv",
-     ".mypy_cache", ".pytest_cache", ".ruff_cache"}
-)
 GENERATED_MARK = b"@generated"
 
 
@@ -145,58 +139,3 @@ def is_generated(data: bytes, lines: int = 5) -> bool:
     """True when one of the first lines says ``@generated``."""
     head = data[:4096].split(b"\n", lines)[:lines]
     return any(GENERATED_MARK in line for line in head)
-
-
-def _is_venv(path: str) -> bool:
-    return os.path.isfile(os.path.join(path, "pyvenv.cfg"))
-
-
-def walk(root: str, exclude=None) -> Iterator[str]:
-    """Source files under the directory ``root``, in sorted order.
-
-    ``exclude(path) -> bool`` prunes files and directories.
-    """
-    try:
-        entries = sorted(os.scandir(root), key=lambda e: e.name)
-    except OSError:
-        return
-    for entry in entries:
-        path = os.path.join(root, entry.name) if root != "." else entry.name
-        try:
-            if entry.is_symlink():
-                continue  # symlinked directories (and files) are not followed
-            if entry.is_dir(follow_symlinks=False):
-                if entry.name in SKIP_DIRS or _is_venv(path):
-                    continue
-                if exclude is not None and exclude(path):
-                    continue
-                yield from walk(path, exclude)
-            elif entry.is_file(follow_symlinks=False) and entry.name.endswith(SOURCE_SUFFIXES):
-                if exclude is not None and exclude(path):
-                    continue
-                yield path
-        except OSError:
-            continue
-
-
-def collect(paths: Sequence[str], exclude=None) -> Tuple[List[Tuple[str, bool]], List[Tuple[str, str]]]:
-    """(files as (path, explicitly named), errors as (path, reason)) for the given paths."""
-    files: List[Tuple[str, bool]] = []
-    errors: List[Tuple[str, str]] = []
-    seen = set()
-    for p in paths:
-        if os.path.isdir(p):  # a directory named explicitly is walked even through a symlink
-            found = list(walk(p, exclude))
-            for f in found:
-                key = os.path.normcase(os.path.abspath(f))
-                if key not in seen:
-                    seen.add(key)
-                    files.append((f, False))
-        elif os.path.lexists(p):
-            key = os.path.normcase(os.path.abspath(p))
-            if key not in seen:
-                seen.add(key)
-                files.append((p, True))
-        else:
-            errors.append((p, "No such file or directory"))
-    return files, errors
