@@ -337,3 +337,61 @@ def test_no_path_lints_the_current_directory(tmp_path):
     assert rc == 1 and os.path.join("pkg", "a.py") + ":3:" in out
     rc, out, err = run(cwd=tmp_path)
     assert rc == 1 and (tmp_path / "pkg" / "a.py").read_text() == FIXED
+
+
+# ---------------------------------------------------------------- the table in docs/cli.md
+LEFT = "import torch\nx = torch.randn(3)\nw = torch.tensor([x, x])\n"  # TRC108: unsafe fix only
+
+
+def _scenario(files, *args, stdin=None, setup=None):
+    def play(tmp_path):
+        for name, text in files.items():
+            (tmp_path / name).write_text(text)
+        if setup is not None:
+            setup(tmp_path)
+        return run(*args, cwd=tmp_path, stdin=stdin)[0]
+    return play
+
+
+SCENARIOS = {
+    "clean file": _scenario({"a.py": "x = 1\n"}, "a.py"),
+    "fix mode, everything fixed": _scenario({"a.py": EXAMPLE}, "a.py"),
+    "fix mode, findings left": _scenario({"a.py": LEFT}, "a.py"),
+    "`--check` / `ruff check`, findings": _scenario({"a.py": EXAMPLE}, "--check", "a.py"),
+    "`--diff` with a diff": _scenario({"a.py": EXAMPLE}, "--diff", "a.py"),
+    "`--diff`, no diff but findings left": _scenario({"a.py": LEFT}, "--diff", "a.py"),
+    "`--exit-zero` with findings or fixes": _scenario({"a.py": EXAMPLE + LEFT[13:]}, "--exit-zero", "a.py"),
+    "`--exit-zero` with an error": _scenario({}, "--exit-zero", "missing.py"),
+    "unknown option": _scenario({}, "--bogus", "."),
+    "unknown rule selector (`--select XYZ`, config `ignore = [\"XYZ\"]`)":
+        _scenario({"a.py": EXAMPLE, "pyproject.toml": '[tool.torchcopy]\nignore = ["XYZ"]\n'}, "a.py"),
+    "string where the config wants a list":
+        _scenario({"a.py": EXAMPLE, "pyproject.toml": '[tool.torchcopy]\nselect = "TRC"\n'}, "a.py"),
+    "config file error": _scenario({"a.py": EXAMPLE, "pyproject.toml": "[tool.torchcopy]\nselec = 1\n"}, "a.py"),
+    "file with a syntax error": _scenario({"a.py": "def (:\n"}, "a.py"),
+    "missing file": _scenario({}, "missing.py"),
+    "undecodable file": _scenario({}, "a.py", setup=lambda d: (d / "a.py").write_bytes(b'x = "\xff"\n')),
+    "read-only (0444) file with fixes": _scenario({"a.py": EXAMPLE}, "a.py", setup=lambda d: (d / "a.py").chmod(0o444)),
+    "`-` (stdin), fix mode": _scenario({}, "-", stdin=EXAMPLE.encode()),
+}
+
+
+def _table_rows():
+    with open(os.path.join(os.path.dirname(__file__), os.pardir, "docs", "cli.md"), encoding="utf-8") as fh:
+        text = fh.read()
+    table = text[text.index("### Conventions beside ruff and pyupgrade"):].split("\n\n")[2]
+    for line in table.splitlines()[2:]:
+        situation, ours = [cell.strip() for cell in line.strip("|").split(" | ")][:2]
+        status = ours.lstrip("*")[:1]
+        if status.isdigit():
+            yield situation, int(status)
+
+
+@pytest.mark.parametrize("situation, status", list(_table_rows()))
+def test_the_exit_status_table_in_cli_md_is_true(tmp_path, situation, status):
+    assert situation in SCENARIOS, f"docs/cli.md row without a scenario here: {situation}"
+    assert SCENARIOS[situation](tmp_path) == status
+
+
+def test_every_scenario_is_a_row_of_the_table():
+    assert set(SCENARIOS) == {situation for situation, _ in _table_rows()}
