@@ -320,6 +320,19 @@ def test_gitignored_files_are_skipped_in_directory_walks(tmp_path):
     assert len({line.split(":")[0] for line in out.splitlines()}) == 3
 
 
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+def test_a_gitignored_directory_named_explicitly_is_walked(tmp_path):
+    """As ruff: naming a directory git ignores (a vendored tree, a corpus) lints it."""
+    _git("init", "-q", ".", cwd=tmp_path)
+    (tmp_path / ".gitignore").write_text("vendor/\n")
+    (tmp_path / "vendor" / "pkg").mkdir(parents=True)
+    (tmp_path / "vendor" / "pkg" / "a.py").write_text(EXAMPLE)
+    for named in ("vendor", "vendor/pkg"):
+        rc, out, _ = run("--check", named, cwd=tmp_path)
+        assert rc == 1 and "a.py:3:" in out, named
+    assert run("--check", ".", cwd=tmp_path)[0] == 0
+
+
 def test_gitignore_means_nothing_outside_a_git_work_tree(tmp_path):
     """As in ruff: a .gitignore outside a git work tree is not read."""
     (tmp_path / ".gitignore").write_text("*.py\n")
