@@ -294,6 +294,16 @@ def test_force_exclude_skips_named_files_in_skipped_directories(tmp_path):
     assert rc == 0 and "v.py" not in out
 
 
+def test_force_exclude_passes_an_excluded_stdin_file_through(tmp_path):
+    """As ruff: with --force-exclude, an excluded --stdin-filename is echoed, not linted."""
+    (tmp_path / "pyproject.toml").write_text('[tool.torchcopy]\nexclude = ["vendored"]\n')
+    name = os.path.join("vendored", "v.py")
+    rc, out, err = run("--force-exclude", "--stdin-filename", name, "-", cwd=tmp_path, stdin=EXAMPLE.encode())
+    assert rc == 0 and out == EXAMPLE and "TRC" not in err
+    rc, out, err = run("--stdin-filename", name, "-", cwd=tmp_path, stdin=EXAMPLE.encode())
+    assert rc == 1 and out == FIXED
+
+
 def _git(*args, cwd):
     subprocess.run(["git", *args], cwd=str(cwd), check=True, capture_output=True)
 

@@ -147,11 +147,15 @@ def _main(argv: Optional[Sequence[str]]) -> int:
             return 2
 
     errors: List[Tuple[str, str]] = []
+    exclude = settings.excluded if settings.exclude else None
     if use_stdin:
-        results = [process_stdin(sys.stdin.buffer.read(), args.stdin_filename or "-", settings)]
+        name, data = args.stdin_filename or "-", sys.stdin.buffer.read()
+        if args.stdin_filename and settings.force_exclude and discovery.force_excluded(name, exclude):
+            results = [FileResult(name, output=data)]  # passed through, as ruff does
+        else:
+            results = [process_stdin(data, name, settings)]
     else:
-        found, errors = discovery.collect(paths, settings.excluded if settings.exclude else None,
-                                          settings.respect_gitignore, settings.force_exclude)
+        found, errors = discovery.collect(paths, exclude, settings.respect_gitignore, settings.force_exclude)
         results = run_files(found, settings)
     return _report(results, errors, settings, use_stdin)
 

@@ -78,10 +78,11 @@ def gitignored(directory: str, paths: Sequence[str]) -> Set[str]:
     return {p for p, r in zip(paths, rel) if os.path.normpath(r) in ignored}
 
 
-def in_skipped_dir(path: str) -> bool:
-    """Does ``path`` lie in one of the directories a walk skips?"""
+def force_excluded(path: str, exclude: Exclude) -> bool:
+    """Is a file named explicitly skipped under ``--force-exclude``: an exclude glob matches
+    it, or it lies in one of the directories a walk skips?"""
     parts = os.path.normpath(os.path.abspath(path)).split(os.sep)[:-1]
-    return any(part in SKIP_DIRS for part in parts)
+    return (exclude is not None and exclude(path)) or any(part in SKIP_DIRS for part in parts)
 
 
 def collect(paths: Sequence[str], exclude: Exclude = None, respect_gitignore: bool = True,
@@ -105,7 +106,7 @@ def collect(paths: Sequence[str], exclude: Exclude = None, respect_gitignore: bo
                 if f not in ignored:
                     add(f, False)
         elif os.path.lexists(p):
-            if force_exclude and ((exclude is not None and exclude(p)) or in_skipped_dir(p)):
+            if force_exclude and force_excluded(p, exclude):
                 continue
             add(p, True)
         else:
