@@ -4,7 +4,7 @@ flake8-torchcopy to files, directories, notebooks or stdin, and report what is l
 Run ``torchcopy-fix --help`` for the options and docs/cli.md for the whole story.
 Exit status: 0 nothing left to do; 1 files were rewritten, findings are left or
 ``--diff`` has a diff; 2 a usage or configuration error, or a file that could
-not be read or parsed (such a file is never written).
+not be read, parsed or written (such a file is left as it was).
 """
 from __future__ import annotations
 
@@ -49,7 +49,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog=PROG,
         description="Fix PyTorch copy/view idioms found by flake8-torchcopy (TRC codes).",
         epilog="Exit status: 0 nothing left to do, 1 files rewritten or findings left "
-        "(or --diff has a diff), 2 usage/config error or unreadable/unparsable file.",
+        "(or --diff has a diff), 2 usage/config error or a file that could not be read, parsed "
+        "or written.",
     )
     p.add_argument("paths", nargs="*", metavar="PATH",
                    help="files or directories (default: the current directory); '-' reads stdin")
