@@ -4,6 +4,7 @@ mode) write it back.  Nothing here prints; a :class:`~.results.FileResult` says 
 """
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import warnings
 from typing import Dict, List, Optional, Tuple
@@ -136,6 +137,13 @@ def process_stdin(data: bytes, name: str, settings: Settings) -> FileResult:
         return FileResult(name, error=_internal_error(exc), output=data)
 
 
+def _unwritten(path: str, data: bytes, settings: Settings, error: str) -> FileResult:
+    """A file whose fixes could not be written: its findings are all left."""
+    result = process_data(data, path, dataclasses.replace(settings, mode="check"))
+    result.error, result.output = error, None
+    return result
+
+
 def process_path(path: str, explicit: bool, settings: Settings) -> FileResult:
     """Read, lint/fix and (in fix mode) write one file.  Never raises."""
     try:
@@ -143,9 +151,9 @@ def process_path(path: str, explicit: bool, settings: Settings) -> FileResult:
         result = process_data(data, path, settings, explicit)
         if result.changed and settings.mode == "fix":
             try:
-                files.write_atomic(path, result.output)
+                files.write_file(path, result.output, data)
             except OSError as exc:
-                return FileResult(path, error=f"cannot write: {exc.strerror or exc}")
+                return _unwritten(path, data, settings, f"cannot write: {exc.strerror or exc}")
         result.output = None
         return result
     except BadInput as exc:

@@ -262,13 +262,14 @@ class Notebook:
             head = tail = ""
         return "[" + head + sep.join(tokens) + tail + "]"
 
-    def file_position(self, cell_number: int, row: int, col: int) -> Tuple[int, int]:
-        """(line, 0-based column) in the notebook file itself of ``row``/``col`` of a code
-        cell: where that character of the cell's ``source`` lies in the JSON text (the
+    def cell(self, number: int) -> Cell:
+        """The code cell numbered ``number`` (1-based, counting every cell)."""
+        return next(c for c in self.cells if c.number == number)
+
+    def file_position(self, cell: Cell, char: int) -> Tuple[int, int]:
+        """(line, 0-based column) in the notebook file itself of the character ``char`` of
+        a code cell's text: where it lies in the JSON text of the cell's ``source`` (the
         column counts the characters before it as ``json.dumps`` escapes them)."""
-        cell = next(c for c in self.cells if c.number == cell_number)
-        lines = _split_lines(cell.text)
-        char = sum(len(line) for line in lines[:row - 1]) + col
         elems = cell.node.items if cell.node.kind == "array" else [cell.node]
         offset = cell.node.start  # an empty source list
         for i, elem in enumerate(elems):

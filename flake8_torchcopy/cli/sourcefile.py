@@ -115,7 +115,9 @@ class NotebookSource(SourceFile):
         return cell_position(self.line_map, line)
 
     def file_position(self, cell: int, row: int, col: int) -> Tuple[int, int]:
-        return self.notebook.file_position(cell, row, col)
+        code_cell = self.notebook.cell(cell)
+        char = SourceIndex(code_cell.text).offset(row, 0) + col  # lines as the joined text has them
+        return self.notebook.file_position(code_cell, char)
 
     def fixed(self, document: str) -> "NotebookSource":
         return NotebookSource(self.path, Notebook(document), self.encoding)
