@@ -23,10 +23,12 @@ import re
 import warnings
 from typing import Any, Dict, List, Optional, Tuple
 
+from .source import LINE_START, line_starts
+
 CELL_MARK = "# <torchcopy: notebook cell boundary>\n"
 MAGIC_MARK = "#<torchcopy-magic>"
-_MAGIC_LINE = re.compile(r"^([ \t]*)([%!])", re.M)
-_UNMAGIC = re.compile(r"^([ \t]*)" + re.escape(MAGIC_MARK), re.M)
+_MAGIC_LINE = re.compile(LINE_START + r"([ \t]*)([%!])", re.M)
+_UNMAGIC = re.compile(LINE_START + r"([ \t]*)" + re.escape(MAGIC_MARK), re.M)
 
 
 class NotebookError(Exception):
@@ -201,9 +203,10 @@ class Notebook:
                 continue
             used.append(cell)
             parts.append(neutral)
-            line_map.extend((cell.number, i) for i in range(1, neutral.count("\n") + 1))
+            lines = len(line_starts(neutral)) - 1  # it ends with a line break
+            line_map.extend((cell.number, i) for i in range(1, lines + 1))
             parts.append(CELL_MARK)
-            line_map.append((cell.number, neutral.count("\n") + 1))
+            line_map.append((cell.number, lines + 1))
         return "".join(parts), line_map, used
 
     def rewrite(self, new_joined: str, used: List[Cell]) -> str:
