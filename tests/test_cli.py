@@ -454,21 +454,21 @@ def test_pre_commit_hooks_file():
 
 
 def test_progress_bar_only_when_enabled(capsys, monkeypatch):
-    from flake8_torchcopy import cli
+    from flake8_torchcopy.cli import runner
 
-    monkeypatch.setattr(cli.Progress, "DELAY", 0.0)
-    bar = cli.Progress(3, enabled=True)
+    monkeypatch.setattr(runner.Progress, "DELAY", 0.0)
+    bar = runner.Progress(3, enabled=True)
     for i in range(1, 4):
         bar.update(i)
     bar.close()
     err = capsys.readouterr().err
     assert "3/3 files" in err and err.endswith("\r")
-    quiet = cli.Progress(3, enabled=False)
+    quiet = runner.Progress(3, enabled=False)
     quiet.update(3)
     quiet.close()
     assert capsys.readouterr().err == ""
     # captured stderr is not a terminal: no bar in pipes or CI
-    assert cli._progress_wanted(quiet=False) is False
+    assert runner.progress_wanted(quiet=False) is False
 
 
 def test_no_progress_bar_in_pipes(tmp_path):

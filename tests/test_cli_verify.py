@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from flake8_torchcopy import cli
+from flake8_torchcopy.cli import vetting
 
 pytest.importorskip("torch")
 
@@ -120,7 +121,7 @@ def test_a_mismatching_fix_is_not_applied_and_names_the_property(tmp_path, monke
     # the fix was verified alone, with the modest case count, once (the verdict is cached)
     assert len(calls) == 1
     assert calls[0][:2] == (SAFE, SAFE_FIXED)
-    assert calls[0][2].get("max_cases") == cli.VERIFY_MAX_CASES
+    assert calls[0][2].get("max_cases") == vetting.VERIFY_MAX_CASES
 
 
 def test_the_same_rewrite_is_verified_once(tmp_path, monkeypatch, capsys):

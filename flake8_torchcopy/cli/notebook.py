@@ -23,7 +23,7 @@ import re
 import warnings
 from typing import Any, Dict, List, Optional, Tuple
 
-from .source import LINE_START, line_starts
+from ..source import LINE_START, line_starts
 
 CELL_MARK = "# <torchcopy: notebook cell boundary>\n"
 MAGIC_MARK = "#<torchcopy-magic>"

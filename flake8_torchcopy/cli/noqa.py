@@ -19,8 +19,8 @@ import re
 import tokenize
 from typing import Dict, Iterable, List, Optional, Tuple
 
-from .finding import Finding
-from .source import LINE_START, split_lines
+from ..finding import Finding
+from ..source import LINE_START, split_lines
 
 # ``# noqa``, ``#noqa:TRC101``, ``# NOQA: TRC101, TRC2 TRC3``
 NOQA_INLINE = re.compile(
