@@ -29,6 +29,15 @@ def split_lines(source: str) -> List[str]:
     return lines
 
 
+def split_after_lf(text: str) -> List[str]:
+    """Lines as ``diff``, ``patch`` and nbformat's line lists see them: each up to and with a ``\n``."""
+    parts = text.split("\n")
+    lines = [p + "\n" for p in parts[:-1]]
+    if parts[-1]:
+        lines.append(parts[-1])
+    return lines
+
+
 class SourceIndex:
     """Converts (line, byte column) pairs from ``ast`` into offsets into the str source."""
 

@@ -13,6 +13,7 @@ import ast
 import json
 from bisect import bisect_right
 import os
+import shutil
 import subprocess
 import sys
 
@@ -195,3 +196,18 @@ def test_notebook_with_crlf_sources(tmp_path):
     proc = torchcopy_fix("n.ipynb", cwd=tmp_path)
     assert proc.returncode == 1, proc.stderr
     assert path.read_bytes().decode() == raw.replace(IDIOM, FIXED_IDIOM)
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git to apply the diff")
+@pytest.mark.parametrize("name", ["lone_cr.py", "mixed.py", "form_feeds.py", "not_breaks.py"])
+def test_diff_applies_with_git_apply(tmp_path, name):
+    """``--diff`` splits lines at ``\\n`` only, as ``diff`` and ``patch`` do, so it applies."""
+    (tmp_path / name).write_bytes(encoded(name))
+    proc = subprocess.run([sys.executable, "-m", "flake8_torchcopy", "--diff", name], cwd=str(tmp_path),
+                          capture_output=True, timeout=300)  # bytes: text mode would turn \r into \n
+    assert proc.returncode == 1, proc.stderr
+    (tmp_path / "fix.diff").write_bytes(proc.stdout)
+    applied = subprocess.run(["git", "apply", "fix.diff"], cwd=str(tmp_path),
+                             capture_output=True, text=True)
+    assert applied.returncode == 0, applied.stderr
+    assert (tmp_path / name).read_bytes() == encoded(name).replace(IDIOM.encode(), FIXED_IDIOM.encode())

@@ -23,7 +23,7 @@ import re
 import warnings
 from typing import Any, Dict, List, Optional, Tuple
 
-from ..source import LINE_START, line_starts
+from ..source import LINE_START, line_starts, split_after_lf
 
 CELL_MARK = "# <torchcopy: notebook cell boundary>\n"
 MAGIC_MARK = "#<torchcopy-magic>"
@@ -107,15 +107,6 @@ def _parse(text: str, pos: int) -> Node:
     if not m:
         raise NotebookError(f"unexpected character {ch!r} at offset {pos}")
     return Node("scalar", pos, m.end())
-
-
-def _split_lines(text: str) -> List[str]:
-    """Split after each ``\\n`` as nbformat does (the last line may lack one)."""
-    parts = text.split("\n")
-    lines = [p + "\n" for p in parts[:-1]]
-    if parts[-1]:
-        lines.append(parts[-1])
-    return lines
 
 
 # ---------------------------------------------------------------- notebook
@@ -241,7 +232,7 @@ class Notebook:
         elems = node.items
         old_tokens = [raw[e.start:e.end] for e in elems]
         old_lines = [json.loads(t) for t in old_tokens]
-        new_lines = _split_lines(new)
+        new_lines = split_after_lf(new)
         if not new_lines:
             return "[]"
         tokens: List[str] = []
