@@ -19,9 +19,10 @@ import sys
 
 import pytest
 
-from flake8_torchcopy import lint_source
+from flake8_torchcopy import fix_source, lint_source
 from flake8_torchcopy.engine import apply_fixes
 from flake8_torchcopy.plugin import TorchCopyPlugin
+from flake8_torchcopy.rules import ALL_RULES
 
 IDIOM, FIXED_IDIOM = "t.clone().detach()", "t.detach().clone()"
 HEAD = "import torch\nt = torch.ones(2)\n"
@@ -211,3 +212,16 @@ def test_diff_applies_with_git_apply(tmp_path, name):
                              capture_output=True, text=True)
     assert applied.returncode == 0, applied.stderr
     assert (tmp_path / name).read_bytes() == encoded(name).replace(IDIOM.encode(), FIXED_IDIOM.encode())
+
+
+EXAMPLES = [(r.code, i, ex) for r in ALL_RULES for i, ex in enumerate(r.INVALID) if ex.fixed is not None]
+
+
+@pytest.mark.parametrize("newline", ["\r", "\r\n"], ids=["cr", "crlf"])
+def test_every_fix_example_keeps_other_line_endings(newline):
+    """Each rule's fixed examples, written with ``\\r`` or ``\\r\\n``: the same fix, the same endings."""
+    for code, i, ex in EXAMPLES:
+        src = ex.code.replace("\n", newline)
+        found = [(f.code, f.line, f.col) for f in lint_source(src)]
+        assert found == [(f.code, f.line, f.col) for f in lint_source(ex.code)], (code, i)
+        assert fix_source(src, unsafe=ex.unsafe) == ex.fixed.replace("\n", newline), (code, i)
