@@ -143,7 +143,6 @@ def test_bad_code_is_a_usage_error(tmp_path):
 
 
 def test_usage_errors_exit_2(tmp_path):
-    assert run(cwd=tmp_path)[0] == 2
     assert run("--jobs", "x", ".", cwd=tmp_path)[0] == 2
     assert run("--check", "--diff", ".", cwd=tmp_path)[0] == 2
     rc, out, err = run("missing.py", cwd=tmp_path)
@@ -439,18 +438,6 @@ def test_notebook_diff_and_invalid_json(tmp_path):
     g.write_text('{"cells": [')
     rc, out, err = run("bad.ipynb", cwd=tmp_path)
     assert rc == 2 and "bad.ipynb" in err and g.read_text() == '{"cells": ['
-
-
-def test_pre_commit_hooks_file():
-    path = Path(__file__).resolve().parent.parent / ".pre-commit-hooks.yaml"
-    text = path.read_text()
-    hooks = [h for h in text.split("- id: ")[1:]]
-    assert [h.split("\n", 1)[0] for h in hooks] == ["torchcopy-fix", "torchcopy-check"]
-    for h in hooks:
-        assert "language: python\n" in h
-        assert "types_or: [python, pyi, jupyter]\n" in h
-        assert "require_serial: true\n" in h
-    assert "entry: torchcopy-fix --check\n" in hooks[1]
 
 
 def test_progress_bar_only_when_enabled(capsys, monkeypatch):

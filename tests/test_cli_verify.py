@@ -58,9 +58,9 @@ def test_a_safe_fix_that_verifies_is_applied(tmp_path):
 def test_verify_with_jobs_and_json(tmp_path):
     for name in ("a.py", "b.py"):
         (tmp_path / name).write_text(SAFE + "z = torch.from_numpy(x.numpy())\n")
-    rc, out, err = run("--verify", "-j", "2", "--diff", "--output-format", "json", ".", cwd=tmp_path)
+    rc, out, err = run("--verify", "-q", "-j", "2", "--diff", "--output-format", "json", ".", cwd=tmp_path)
     assert rc == 1
-    records = json.loads(out[out.index("\n[") + 1:])
+    records = json.loads(err)  # with --diff, stdout is the diff alone
     # the safe TRC103 fix verified and is in the diff; TRC107's unsafe fix is not a candidate
     assert "+y = x.detach().clone()" in out
     assert {r["code"] for r in records} == {"TRC107"}

@@ -8,7 +8,8 @@ core (``engine``, ``analysis``, ``rules``) or the flake8 plugin imports it.
 - :mod:`.runner`: files in worker processes, the progress bar;
 - :mod:`.report`: the output formats (text, json, sarif, github) and the summary line;
 - :mod:`.results`: what processing a file gives back, with named fields;
-- helpers: :mod:`.config` (pyproject.toml), :mod:`.files` (discovery, decoding, writing),
+- helpers: :mod:`.config` (pyproject.toml), :mod:`.discovery` (which files),
+  :mod:`.files` (decoding, writing),
   :mod:`.sourcefile` (a plain file or a notebook), :mod:`.notebook`, :mod:`.noqa`.
 """
 from .app import main

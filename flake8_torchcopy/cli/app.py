@@ -13,7 +13,7 @@ import os
 import sys
 from typing import List, Optional, Sequence, Tuple
 
-from . import config, files, report, vetting
+from . import config, discovery, report, vetting
 from .config import ConfigError
 from .fixer import process_stdin
 from .results import FileResult
@@ -51,7 +51,8 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Exit status: 0 nothing left to do, 1 files rewritten or findings left "
         "(or --diff has a diff), 2 usage/config error or unreadable/unparsable file.",
     )
-    p.add_argument("paths", nargs="*", metavar="PATH", help="files or directories; '-' reads stdin")
+    p.add_argument("paths", nargs="*", metavar="PATH",
+                   help="files or directories (default: the current directory); '-' reads stdin")
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--diff", action="store_true", help="write nothing, print a unified diff of the fixes")
     mode.add_argument("--check", action="store_true", help="write nothing, report the findings")
@@ -63,7 +64,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--exclude", type=_glob_list, metavar="GLOBS",
                    help="comma separated globs of files/directories to skip (replaces the configured ones)")
     p.add_argument("--force-exclude", action="store_true",
-                   help="apply --exclude to files named on the command line too (useful for pre-commit)")
+                   help="apply the excludes to files named on the command line too (for pre-commit)")
+    p.add_argument("--respect-gitignore", action=argparse.BooleanOptionalAction, default=None,
+                   help="skip the files git ignores in directory walks (default: on)")
     p.add_argument("-j", "--jobs", type=_jobs, default=0, metavar="N",
                    help="number of processes (default: the CPU count)")
     p.add_argument("--exit-zero", action="store_true", help="exit 0 even when files changed or findings are left")
@@ -118,13 +121,7 @@ def _main(argv: Optional[Sequence[str]]) -> int:
     except SystemExit as exc:  # usage error (2), --help / --version (0)
         return int(exc.code) if isinstance(exc.code, int) else 2
 
-    paths = list(args.paths)
-    if not paths and args.stdin_filename:
-        paths = ["-"]
-    if not paths:
-        parser.print_usage(sys.stderr)
-        _err(f"{PROG}: error: no paths given (use '-' for stdin)")
-        return 2
+    paths = list(args.paths) or (["-"] if args.stdin_filename else ["."])  # ruff lints "." too
     use_stdin = "-" in paths
     if use_stdin and len(paths) > 1:
         _err(f"{PROG}: error: '-' (stdin) cannot be combined with other paths")
@@ -153,10 +150,8 @@ def _main(argv: Optional[Sequence[str]]) -> int:
     if use_stdin:
         results = [process_stdin(sys.stdin.buffer.read(), args.stdin_filename or "-", settings)]
     else:
-        exclude = settings.excluded if settings.exclude else None
-        found, errors = files.collect(paths, exclude)
-        if settings.force_exclude and exclude:
-            found = [(p, named) for p, named in found if not exclude(p)]
+        found, errors = discovery.collect(paths, settings.excluded if settings.exclude else None,
+                                          settings.respect_gitignore, settings.force_exclude)
         results = run_files(found, settings)
     return _report(results, errors, settings, use_stdin)
 
@@ -164,9 +159,10 @@ def _main(argv: Optional[Sequence[str]]) -> int:
 def _report(results: List[FileResult], errors: List[Tuple[str, str]], settings: Settings,
             use_stdin: bool) -> int:
     """Print what the run found (stderr: errors, progress notes, summary) and return the exit status."""
-    # stdin in fix mode: stdout carries the code, so everything else goes to stderr
+    # when stdout carries code (the fixed stdin, or a diff: ruff prints nothing else with
+    # --diff), the findings go to stderr so that stdout stays a file or a patch
     fixing_stdin = use_stdin and settings.mode == "fix"
-    report_stream = sys.stderr if fixing_stdin else sys.stdout
+    report_stream = sys.stderr if fixing_stdin or settings.mode == "diff" else sys.stdout
     n_errors = len(errors)
     for path, reason in errors:
         _err(f"{path}: {reason}")

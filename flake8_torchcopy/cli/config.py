@@ -41,6 +41,7 @@ class Config:
     exclude: Optional[Tuple[str, ...]] = None
     unsafe_fixes: Optional[bool] = None
     trust_annotations: Optional[bool] = None
+    respect_gitignore: Optional[bool] = None
     per_file_ignores: Dict[str, Tuple[str, ...]] = field(default_factory=dict)
 
 
@@ -51,6 +52,7 @@ KEYS = {
     "exclude": "globs",
     "unsafe-fixes": "bool",
     "trust-annotations": "bool",
+    "respect-gitignore": "bool",
     "per-file-ignores": "table",
 }
 

@@ -4,6 +4,7 @@ mode) write it back.  Nothing here prints; a :class:`~.results.FileResult` says 
 """
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import warnings
 from typing import Dict, List, Optional, Tuple
@@ -53,7 +54,8 @@ def record(f: Finding, pos: Positions, verification: Optional[Verification]) -> 
     if f.fix is not None:
         edits = [EditRecord(e.content, *pos.point(e.start), *pos.point(e.end)) for e in f.fix.edits]
         fix = FixRecord(f.fix.applicability, f.fix.message, edits)
-    return Record(f.code, f.message, row, f.col, end_row, f.end_col, cell, f.url, fix, verification)
+    return Record(f.code, f.message, row, f.col, end_row, f.end_col, cell, f.url, fix, verification,
+                  pos.file_span(f.line, f.col, f.end_line, f.end_col))
 
 
 def _lint_and_fix(src: SourceFile, rules, settings: Settings,
@@ -90,6 +92,7 @@ def process_data(data: bytes, path: str, settings: Settings, explicit: bool = Tr
 
     vetter = Vetter(settings.unsafe, settings.require_verified) if settings.verify else None
     new, applied, left = _lint_and_fix(src, rules, settings, vetter)
+    fixed_src = src
     verdicts: Dict[Finding, Verification] = vetter.verdicts if vetter else {}
     if new != src.text:
         new = files.keep_newlines(src.text, new)
@@ -98,6 +101,7 @@ def process_data(data: bytes, path: str, settings: Settings, explicit: bool = Tr
             raise BadInput(f"cannot compile: {broken_before}" if broken_before else INVALID_FIX)
         document = src.render(new)
         result.output = src.encode(document)
+        fixed_src = src.fixed(document)
         result.changed = result.output != data
         if result.changed and settings.mode == "diff":
             result.diff = unified_diff(path, src.document, document)
@@ -112,7 +116,7 @@ def process_data(data: bytes, path: str, settings: Settings, explicit: bool = Tr
         verdict = verdicts.get(f)
         if verdict is not None and verdict.status == "unverified":
             result.unverified_applied.append(UnverifiedFix(f.code, row, f.col, cell, verdict.reason or ""))
-    after = src.positions(new)
+    after = fixed_src.positions(new)
     result.records = [record(f, after, verdicts.get(f)) for f in left]
     return result
 
@@ -133,6 +137,13 @@ def process_stdin(data: bytes, name: str, settings: Settings) -> FileResult:
         return FileResult(name, error=_internal_error(exc), output=data)
 
 
+def _unwritten(path: str, data: bytes, settings: Settings, error: str) -> FileResult:
+    """A file whose fixes could not be written: its findings are all left."""
+    result = process_data(data, path, dataclasses.replace(settings, mode="check"))
+    result.error, result.output = error, None
+    return result
+
+
 def process_path(path: str, explicit: bool, settings: Settings) -> FileResult:
     """Read, lint/fix and (in fix mode) write one file.  Never raises."""
     try:
@@ -140,9 +151,9 @@ def process_path(path: str, explicit: bool, settings: Settings) -> FileResult:
         result = process_data(data, path, settings, explicit)
         if result.changed and settings.mode == "fix":
             try:
-                files.write_atomic(path, result.output)
+                files.write_file(path, result.output, data)
             except OSError as exc:
-                return FileResult(path, error=f"cannot write: {exc.strerror or exc}")
+                return _unwritten(path, data, settings, f"cannot write: {exc.strerror or exc}")
         result.output = None
         return result
     except BadInput as exc:

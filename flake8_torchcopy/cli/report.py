@@ -51,13 +51,23 @@ def _esc_gh(value: str, prop: bool = False) -> str:
     return value
 
 
+def _message_with_cell(r: Record) -> str:
+    """The message, led by the cell position in a notebook (formats that know no cells
+    locate a finding in the notebook's JSON text)."""
+    if r.cell is None:
+        return r.message
+    return f"cell {r.cell}:{r.row}:{r.col + 1}: {r.message}"
+
+
 def format_github(results: Sequence[FileResult]) -> str:
     lines = []
     for res in results:
         for r in res.records:
+            span = r.file_span()
             lines.append(
-                f"::warning file={_esc_gh(res.path, True)},line={r.row},col={r.col + 1},"
-                f"endLine={r.end_row},endColumn={r.end_col + 1},title={r.code}::{_esc_gh(r.message)}"
+                f"::warning file={_esc_gh(res.path, True)},line={span.row},col={span.col + 1},"
+                f"endLine={span.end_row},endColumn={span.end_col + 1},title={r.code}::"
+                f"{_esc_gh(_message_with_cell(r))}"
             )
     return "".join(line + "\n" for line in lines)
 
@@ -121,24 +131,28 @@ def format_sarif(results: Sequence[FileResult], rule_codes: Sequence[str]) -> st
     sarif_results = []
     for res in results:
         for r in res.records:
+            span = r.file_span()
             region = {
-                "startLine": r.row,
-                "startColumn": r.col + 1,
-                "endLine": r.end_row,
-                "endColumn": r.end_col + 1,
+                "startLine": span.row,
+                "startColumn": span.col + 1,
+                "endLine": span.end_row,
+                "endColumn": span.end_col + 1,
             }
-            sarif_results.append({
+            result: Dict[str, Any] = {
                 "ruleId": r.code,
                 "ruleIndex": index[r.code],
                 "level": "warning",
-                "message": {"text": r.message},
+                "message": {"text": _message_with_cell(r)},
                 "locations": [{
                     "physicalLocation": {
                         "artifactLocation": {"uri": res.path.replace(os.sep, "/")},
                         "region": region,
                     }
                 }],
-            })
+            }
+            if r.cell is not None:
+                result["properties"] = {"cell": r.cell, "cellRow": r.row, "cellColumn": r.col + 1}
+            sarif_results.append(result)
     doc = {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",

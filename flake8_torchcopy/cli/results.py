@@ -49,6 +49,16 @@ class FixRecord:
         return self.applicability == "safe"
 
 
+@dataclass(frozen=True)
+class FileSpan:
+    """A range in the file itself (``col`` 0-based): in a notebook, in its JSON text."""
+
+    row: int
+    col: int
+    end_row: int
+    end_col: int
+
+
 @dataclass
 class Record:
     """One finding left, with positions resolved for output (``col`` 0-based)."""
@@ -63,6 +73,13 @@ class Record:
     url: str
     fix: Optional[FixRecord] = None
     verification: Optional[Verification] = None  # --verify: the verdict on its fix
+    in_notebook_file: Optional[FileSpan] = None  # notebooks: the range in the .ipynb text
+
+    def file_span(self) -> FileSpan:
+        """The range in the file itself, for formats that know no cells (github, sarif)."""
+        if self.in_notebook_file is not None:
+            return self.in_notebook_file
+        return FileSpan(self.row, self.col, self.end_row, self.end_col)
 
     def fixable(self, require_verified: bool) -> bool:
         """Has a fix that ``--verify`` (if it ran) did not reject."""

@@ -46,6 +46,7 @@ class Settings:
     root: str = "."  # the directory config globs are relative to
     exclude: Tuple[str, ...] = ()
     force_exclude: bool = False
+    respect_gitignore: bool = True
     verify: bool = False  # verify each fix on synthesized inputs before applying it (imports torch)
     require_verified: bool = False  # with verify: do not apply fixes that could not be verified
     output_format: str = "text"
@@ -69,6 +70,8 @@ class Settings:
             root=cfg.root,
             exclude=args.exclude if args.exclude is not None else (cfg.exclude or ()),
             force_exclude=args.force_exclude,
+            respect_gitignore=args.respect_gitignore if args.respect_gitignore is not None
+            else cfg.respect_gitignore is not False,
             verify=args.verify,
             require_verified=args.require_verified,
             output_format=args.output_format,

@@ -1,8 +1,9 @@
 """One input file as ``torchcopy-fix`` sees it: a plain Python file or a Jupyter notebook.
 
 Both forms give the same things: the Python text to lint (``text``) and its tree,
-where a line of that text lies in the file (``cell_row``: a notebook adds the cell),
-the whole document for a fixed text (``render``) and its bytes (``encode``).
+where a line of that text lies in the file (``cell_row``: a notebook adds the cell;
+``file_position``: the line and column in the file itself), the whole document for
+a fixed text (``render``), its bytes (``encode``) and the source it is (``fixed``).
 :func:`read_source` detects the encoding (and a BOM) once and refuses, with
 :class:`~.files.BadInput`, what must not be touched.
 """
@@ -16,6 +17,7 @@ from ..source import SourceIndex
 from . import files
 from .files import BadInput
 from .notebook import Notebook, NotebookError, cell_position
+from .results import FileSpan
 
 UTF8_BOM = b"\xef\xbb\xbf"
 
@@ -52,6 +54,14 @@ class Positions:
         line, col = self.index.line_col(offset)
         return self.row(line)[1], col
 
+    def file_span(self, line: int, col: int, end_line: int, end_col: int) -> Optional[FileSpan]:
+        """Where a range of the text lies in a notebook file itself (None in a plain file)."""
+        (cell, row), (end_cell, end_row) = self.row(line), self.row(end_line)
+        if cell is None or end_cell is None:
+            return None
+        return FileSpan(*self.source.file_position(cell, row, col),
+                        *self.source.file_position(end_cell, end_row, end_col))
+
 
 class SourceFile:
     """A plain Python file: the text is the document."""
@@ -61,11 +71,15 @@ class SourceFile:
         self.text = text  # what is linted and fixed
         self.document = text  # the whole file, decoded
         self.encoding = encoding  # as tokenize names it ("utf-8-sig" with a BOM)
-        self.tree: Optional[ast.AST] = parse(text, path) if text else None
+        self.tree: Optional[ast.AST] = None  # set by read_source
         self.warnings: List[str] = []
 
     def cell_row(self, line: int) -> Tuple[Optional[int], int]:
         return None, line
+
+    def file_position(self, cell: int, row: int, col: int) -> Tuple[int, int]:
+        """(line, 0-based column) in the file of ``row``/``col`` of ``cell``."""
+        return row, col
 
     def positions(self, text: str) -> Positions:
         """Positions in ``text``, this file's text or a fixed version of it."""
@@ -74,6 +88,10 @@ class SourceFile:
     def render(self, text: str) -> str:
         """The whole document with ``text`` in place of this file's text."""
         return text
+
+    def fixed(self, document: str) -> "SourceFile":
+        """The source whose document is ``document`` (rendered from a fixed text)."""
+        return SourceFile(self.path, document, self.encoding)
 
     def encode(self, document: str) -> bytes:
         try:
@@ -95,6 +113,14 @@ class NotebookSource(SourceFile):
 
     def cell_row(self, line: int) -> Tuple[Optional[int], int]:
         return cell_position(self.line_map, line)
+
+    def file_position(self, cell: int, row: int, col: int) -> Tuple[int, int]:
+        code_cell = self.notebook.cell(cell)
+        char = SourceIndex(code_cell.text).offset(row, 0) + col  # lines as the joined text has them
+        return self.notebook.file_position(code_cell, char)
+
+    def fixed(self, document: str) -> "NotebookSource":
+        return NotebookSource(self.path, Notebook(document), self.encoding)
 
     def render(self, text: str) -> str:
         try:
@@ -118,12 +144,17 @@ def _read_notebook(data: bytes, path: str) -> Optional[NotebookSource]:
     return NotebookSource(path, notebook, encoding) if notebook.python else None
 
 
-def read_source(data: bytes, path: str, explicit: bool) -> Optional[SourceFile]:
-    """The file's source, or None for a file to leave alone (a generated file found in a
-    directory walk, a notebook in another language)."""
-    if path.endswith(".ipynb"):
-        return _read_notebook(data, path)
+def _read_plain(data: bytes, path: str, explicit: bool) -> Optional[SourceFile]:
     if not explicit and files.is_generated(data):
         return None
     decoded = files.decode_source(data)
     return SourceFile(path, decoded.text, decoded.encoding)
+
+
+def read_source(data: bytes, path: str, explicit: bool) -> Optional[SourceFile]:
+    """The file's source, parsed, or None for a file to leave alone (a generated file
+    found in a directory walk, a notebook in another language)."""
+    src = _read_notebook(data, path) if path.endswith(".ipynb") else _read_plain(data, path, explicit)
+    if src is not None and src.text:
+        src.tree = parse(src.text, path)
+    return src

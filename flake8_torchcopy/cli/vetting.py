@@ -92,7 +92,7 @@ class Vetter:
             fixed, _ = apply_fixes(source, [f], unsafe=True)
             if bindings is None:
                 try:
-                    bindings = vmod.module_bindings(source)
+                    bindings = vmod.module_env(source)
                 except Exception:  # noqa: BLE001
                     bindings = ({}, {})
             key = _rewrite_key(vmod, source, fixed, bindings)

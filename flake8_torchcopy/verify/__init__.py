@@ -433,7 +433,7 @@ def _module_env(source: str) -> Tuple[Dict[str, Any], Dict[str, str]]:
     return env, consts
 
 
-def module_bindings(source: str) -> Tuple[Dict[str, Any], Dict[str, str]]:
+def module_env(source: str) -> Tuple[Dict[str, Any], Dict[str, str]]:
     """Public name of :func:`_module_env` (for ``torchcopy-fix --verify``'s verdict cache)."""
     return _module_env(source)
 
