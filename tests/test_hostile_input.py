@@ -225,3 +225,13 @@ def test_every_fix_example_keeps_other_line_endings(newline):
         found = [(f.code, f.line, f.col) for f in lint_source(src)]
         assert found == [(f.code, f.line, f.col) for f in lint_source(ex.code)], (code, i)
         assert fix_source(src, unsafe=ex.unsafe) == ex.fixed.replace("\n", newline), (code, i)
+
+
+def test_generated_mark_is_looked_for_in_pythons_first_lines(tmp_path):
+    """A walk skips a file whose first lines say ``@generated``; a ``\\r``-only file's first
+    lines are Python's, not everything up to the first ``\\n``."""
+    src = SOURCES["cr_only.py"] + "# nothing @generated about this line 7\r"
+    (tmp_path / "late_mark.py").write_bytes(src.encode())
+    (tmp_path / "marked.py").write_bytes(("# @generated\r" + SOURCES["cr_only.py"]).encode())
+    proc = torchcopy_fix("--check", "--output-format", "json", ".", cwd=tmp_path)
+    assert sorted(r["filename"] for r in json.loads(proc.stdout)) == ["late_mark.py"]
