@@ -194,6 +194,13 @@ def test_notebook_with_crlf_sources(tmp_path):
             want.append((number, line, col + 1))
     assert got == want and len(want) == 3
     assert "skipped" not in proc.stderr, proc.stderr  # the magic after a lone \r is recognised
+    sarif = json.loads(torchcopy_fix("--check", "--output-format", "sarif", "n.ipynb", cwd=tmp_path).stdout)
+    raw_lines = raw.split("\n")  # the JSON text itself: its \r are escaped
+    assert len(sarif["runs"][0]["results"]) == len(want)
+    for result in sarif["runs"][0]["results"]:
+        region = result["locations"][0]["physicalLocation"]["region"]
+        assert region["startLine"] == region["endLine"]
+        assert raw_lines[region["startLine"] - 1][region["startColumn"] - 1:region["endColumn"] - 1] == IDIOM
     proc = torchcopy_fix("n.ipynb", cwd=tmp_path)
     assert proc.returncode == 1, proc.stderr
     assert path.read_bytes().decode() == raw.replace(IDIOM, FIXED_IDIOM)
