@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import ast
 import json
-from bisect import bisect_right
 import os
 import shutil
 import subprocess
 import sys
+from bisect import bisect_right
 
 import pytest
 
