@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import ast
 import json
-from bisect import bisect_right
 import os
 import shutil
 import subprocess
 import sys
+from bisect import bisect_right
 
 import pytest
 
@@ -194,6 +194,13 @@ def test_notebook_with_crlf_sources(tmp_path):
             want.append((number, line, col + 1))
     assert got == want and len(want) == 3
     assert "skipped" not in proc.stderr, proc.stderr  # the magic after a lone \r is recognised
+    sarif = json.loads(torchcopy_fix("--check", "--output-format", "sarif", "n.ipynb", cwd=tmp_path).stdout)
+    raw_lines = raw.split("\n")  # the JSON text itself: its \r are escaped
+    assert len(sarif["runs"][0]["results"]) == len(want)
+    for result in sarif["runs"][0]["results"]:
+        region = result["locations"][0]["physicalLocation"]["region"]
+        assert region["startLine"] == region["endLine"]
+        assert raw_lines[region["startLine"] - 1][region["startColumn"] - 1:region["endColumn"] - 1] == IDIOM
     proc = torchcopy_fix("n.ipynb", cwd=tmp_path)
     assert proc.returncode == 1, proc.stderr
     assert path.read_bytes().decode() == raw.replace(IDIOM, FIXED_IDIOM)
@@ -225,3 +232,13 @@ def test_every_fix_example_keeps_other_line_endings(newline):
         found = [(f.code, f.line, f.col) for f in lint_source(src)]
         assert found == [(f.code, f.line, f.col) for f in lint_source(ex.code)], (code, i)
         assert fix_source(src, unsafe=ex.unsafe) == ex.fixed.replace("\n", newline), (code, i)
+
+
+def test_generated_mark_is_looked_for_in_pythons_first_lines(tmp_path):
+    """A walk skips a file whose first lines say ``@generated``; a ``\\r``-only file's first
+    lines are Python's, not everything up to the first ``\\n``."""
+    src = SOURCES["cr_only.py"] + "# nothing @generated about this line 7\r"
+    (tmp_path / "late_mark.py").write_bytes(src.encode())
+    (tmp_path / "marked.py").write_bytes(("# @generated\r" + SOURCES["cr_only.py"]).encode())
+    proc = torchcopy_fix("--check", "--output-format", "json", ".", cwd=tmp_path)
+    assert sorted(r["filename"] for r in json.loads(proc.stdout)) == ["late_mark.py"]

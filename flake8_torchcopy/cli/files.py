@@ -18,6 +18,8 @@ import tempfile
 import tokenize
 from dataclasses import dataclass
 
+from ..source import LINE_BREAK
+
 GENERATED_MARK = b"@generated"
 
 
@@ -135,7 +137,10 @@ def write_file(path: str, data: bytes, original: bytes) -> None:
         raise
 
 
+_LINE_BREAK_BYTES = re.compile(LINE_BREAK.pattern.encode())  # Python's line breaks, in bytes
+
+
 def is_generated(data: bytes, lines: int = 5) -> bool:
     """True when one of the first lines says ``@generated``."""
-    head = data[:4096].split(b"\n", lines)[:lines]
+    head = _LINE_BREAK_BYTES.split(data[:4096], lines)[:lines]
     return any(GENERATED_MARK in line for line in head)
