@@ -8,26 +8,36 @@ from __future__ import annotations
 
 import random
 import re
+import warnings
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import torch
 
-DTYPES: Tuple[str, ...] = (
-    "float32", "float64", "float16", "bfloat16",
-    "int64", "int32", "uint8", "bool", "complex64",
-)
-FLOAT_DTYPES = frozenset({"float32", "float64", "float16", "bfloat16", "complex64"})
-LAYOUTS: Tuple[str, ...] = (
-    "contiguous", "transposed", "permuted", "channels_last", "expanded", "stepped", "offset",
-)
+DTYPES: Tuple[str, ...] = tuple(d for d in (
+    "float32", "float64", "float16", "bfloat16", "float8_e4m3fn", "float8_e5m2",
+    "int64", "int32", "int16", "int8", "uint8", "bool", "complex64", "complex128",
+) if isinstance(getattr(torch, d, None), torch.dtype))
+FLOAT_DTYPES = frozenset(d for d in DTYPES if d.startswith(("float", "bfloat", "complex")))
+COMPLEX_DTYPES = frozenset(d for d in DTYPES if d.startswith("complex"))
+# A layout applies to the ranks listed (None: every rank) and, for conj, to complex dtypes only.
+LAYOUT_RANKS: Dict[str, Optional[Tuple[int, ...]]] = {
+    "contiguous": None, "transposed": (2, 3, 4), "permuted": (2, 3, 4), "channels_last": (4,),
+    "channels_last_3d": (5,), "expanded": (1, 2, 3, 4), "stepped": (1, 2, 3, 4), "offset": None,
+    "conj": None, "neg": None, "sparse_coo": (1, 2, 3), "sparse_csr": (2,),
+}
+LAYOUTS: Tuple[str, ...] = tuple(LAYOUT_RANKS)
 RANKS: Tuple[int, ...] = (0, 1, 2, 3, 4)
-# (requires_grad, kind): kind is "leaf", "nonleaf" or "param".
+# (requires_grad, kind): kind is "leaf", "nonleaf", "param" or "inference" (made in inference mode).
 AUTOGRAD: Tuple[Tuple[bool, str], ...] = (
-    (False, "leaf"), (False, "param"), (True, "leaf"), (True, "nonleaf"), (True, "param"),
+    (False, "leaf"), (False, "param"), (False, "inference"), (True, "leaf"), (True, "nonleaf"),
+    (True, "param"),
 )
 GRAD_MODES: Tuple[str, ...] = ("grad", "no_grad", "inference")
 SIZES = (1, 3, 5, 2)  # small, mostly odd, size-1 dims included
+# Values put into float tensors every few cases: NaN/inf/-0.0, subnormals, values near the max.
+SPECIALS: Tuple[str, ...] = ("nan/inf", "subnormal", "large")
+DEFAULT_DTYPES: Tuple[str, ...] = ("float32", "float64")
 
 IGNORED_NAMES = frozenset({"torch", "copy", "deepcopy", "np", "numpy", "math", "nn", "F"})
 
@@ -157,12 +167,12 @@ class TensorCase:
     shape: Tuple[int, ...]
     requires_grad: bool = False
     kind: str = "leaf"
-    special: bool = False  # put NaN / inf / -0.0 in float tensors
+    special: str = ""  # one of SPECIALS, or "" for plain random values
 
     def describe(self) -> str:
-        ag = {"leaf": "leaf", "nonleaf": "non-leaf", "param": "Parameter"}[self.kind]
+        ag = {"leaf": "leaf", "nonleaf": "non-leaf", "param": "Parameter", "inference": "inference tensor"}[self.kind]
         rg = " requires_grad" if self.requires_grad else ""
-        sp = " +nan/inf" if self.special else ""
+        sp = f" +{self.special}" if self.special else ""
         return f"{self.dtype}{list(self.shape)} {self.layout} {ag}{rg}{sp}"
 
 
@@ -172,11 +182,13 @@ class Case:
     values: Dict[str, Any] = field(default_factory=dict)
     grad_mode: str = "grad"
     index: int = 0
+    default_dtype: str = "float32"
 
     def describe(self) -> str:
         parts = [f"{n}={tc.describe()}" for n, tc in self.tensors.items()]
         parts += [f"{n}={v!r}" for n, v in self.values.items()]
-        return f"#{self.index} " + ", ".join(parts) + f" [{self.grad_mode}]"
+        dd = "" if self.default_dtype == "float32" else f", default dtype {self.default_dtype}"
+        return f"#{self.index} " + ", ".join(parts) + f" [{self.grad_mode}{dd}]"
 
 
 def _int_or_range(text: Optional[str], default: Sequence[int]) -> Tuple[int, ...]:
@@ -186,11 +198,25 @@ def _int_or_range(text: Optional[str], default: Sequence[int]) -> Tuple[int, ...
     return tuple(range(lo, hi + 1))
 
 
-def _shape_for(rank: int, rng: random.Random) -> Tuple[int, ...]:
-    shape = [rng.choice(SIZES) for _ in range(rank)]
-    if rank >= 2 and all(s == 1 for s in shape):
-        shape[-1] = 3
+def _shape_for(rank: int, rng: random.Random, layout: str = "contiguous", empty: bool = False) -> Tuple[int, ...]:
+    """Sizes from SIZES; channels_last(_3d) get channel and spatial dims above 1 (so the
+    layout is real), and ``empty`` puts a zero-size dim in."""
+    if layout in ("channels_last", "channels_last_3d"):
+        shape = [rng.choice(SIZES)] + [rng.choice((2, 3, 5)) for _ in range(rank - 1)]
+    else:
+        shape = [rng.choice(SIZES) for _ in range(rank)]
+        if rank >= 2 and all(s == 1 for s in shape):
+            shape[-1] = 3
+    if empty and rank >= 1:
+        shape[rng.randrange(rank)] = 0
     return tuple(shape)
+
+
+def layout_applies(layout: str, dtype: str, rank: int) -> bool:
+    ranks = LAYOUT_RANKS.get(layout)
+    if layout == "conj" and dtype not in COMPLEX_DTYPES:
+        return False
+    return ranks is None or rank in ranks
 
 
 def _eval_shape(text: str, values: Dict[str, Any]) -> Tuple[int, ...]:
@@ -234,12 +260,18 @@ def make_cases(specs: Dict[str, InputSpec], seed: int = 0, max_cases: Optional[i
 
     first = specs[tensor_names[0]]
     dtypes = tuple((first.opt("dtype") or "|".join(DTYPES)).split("|"))
-    ranks = _int_or_range(first.opt("rank"), RANKS)
+    # channels_last_3d needs rank 5: it is in the default ranks for that layout only.
+    ranks = _int_or_range(first.opt("rank"), RANKS + (5,))
     layouts = tuple((first.opt("layout") or "|".join(LAYOUTS)).split("|"))
     for d in dtypes:
         if d not in DTYPES and not isinstance(getattr(torch, d, None), torch.dtype):
             raise SpecError(f"unknown dtype {d!r}")
-    combos = [(d, layout, r) for d in dtypes for layout in layouts for r in ranks]
+    unrestricted_rank = first.opt("rank") is None
+    combos = [(d, layout, r) for d in dtypes for layout in layouts for r in ranks
+              if (layout_applies(layout, d, r) or layout not in LAYOUT_RANKS)
+              and (r < 5 or layout == "channels_last_3d" or not unrestricted_rank)]
+    if not combos:  # a restriction no layout fits: plain tensors of those ranks
+        combos = [(d, "contiguous", r) for d in dtypes for r in ranks]
     rng.shuffle(combos)
 
     rg_opt = first.opt("requires_grad")
@@ -264,6 +296,8 @@ def make_cases(specs: Dict[str, InputSpec], seed: int = 0, max_cases: Optional[i
         else:
             rg, kind, gmode = plain_ag[pi % len(plain_ag)]
             pi += 1
+        special = SPECIALS[(i // 5) % len(SPECIALS)] if i % 5 == 3 else ""
+        empty = i % 6 == 2
         tensors: Dict[str, TensorCase] = {}
         shape_cache: Optional[Tuple[int, ...]] = None
         for j, name in enumerate(tensor_names):
@@ -271,7 +305,7 @@ def make_cases(specs: Dict[str, InputSpec], seed: int = 0, max_cases: Optional[i
             if s.opt("shape"):
                 shape = _eval_shape(s.opt("shape") or "", vals)
             elif j == 0 or shape_cache is None:
-                shape = _shape_for(rank, rng)
+                shape = _shape_for(rank, rng, layout, empty)
             else:
                 shape = shape_cache
             if j == 0:
@@ -282,8 +316,11 @@ def make_cases(specs: Dict[str, InputSpec], seed: int = 0, max_cases: Optional[i
             dt = dtype
             if j > 0 and s.opt("dtype"):
                 dt = s.opt("dtype").split("|")[i % len(s.opt("dtype").split("|"))]
-            tensors[name] = TensorCase(dt, len(shape), lay, shape, rg, kind, special=(i % 7 == 3))
-        cases.append(Case(tensors, vals, gmode, len(cases)))
+            elif j > 0 and i % 3 == 1:  # mixed dtypes across inputs
+                dt = DTYPES[(DTYPES.index(dtype) + 5 * j) % len(DTYPES)] if dtype in DTYPES else dtype
+            tensors[name] = TensorCase(dt, len(shape), lay, shape, rg and dt in FLOAT_DTYPES,
+                                       kind, special=special)
+        cases.append(Case(tensors, vals, gmode, len(cases), DEFAULT_DTYPES[i % 4 == 1]))
 
     # A few cases where several tensor inputs have different shapes / ranks.
     if len(tensor_names) > 1:
@@ -301,7 +338,16 @@ def make_cases(specs: Dict[str, InputSpec], seed: int = 0, max_cases: Optional[i
     return cases
 
 
-def _values(shape: Tuple[int, ...], dtype: torch.dtype, gen: torch.Generator, special: bool) -> torch.Tensor:
+def _special_values(dtype: torch.dtype, special: str) -> List[float]:
+    info = torch.finfo(dtype)
+    if special == "subnormal":
+        return [info.tiny / 4, -info.tiny / 2, info.tiny * 0.75]
+    if special == "large":
+        return [info.max * 0.75, -info.max, info.max]
+    return [float("nan"), float("inf"), -0.0, float("-inf")]
+
+
+def _values(shape: Tuple[int, ...], dtype: torch.dtype, gen: torch.Generator, special: str) -> torch.Tensor:
     if dtype == torch.bool:
         return torch.randint(0, 2, shape, generator=gen).bool()
     if dtype == torch.uint8:
@@ -314,10 +360,18 @@ def _values(shape: Tuple[int, ...], dtype: torch.dtype, gen: torch.Generator, sp
         t = torch.randn(shape, generator=gen, dtype=torch.float64).to(dtype)
     if special and t.numel() >= 1:
         flat = t.view(-1)
-        specials = [float("nan"), float("inf"), -0.0, float("-inf")]
+        specials = _special_values(t.real.dtype if dtype.is_complex else dtype, special)
         for k in range(min(len(specials), flat.numel())):
             flat[k] = specials[k]
     return t
+
+
+def _neg_view(t: torch.Tensor) -> torch.Tensor:
+    """A tensor with the negative bit set; raises where its dtype has no negation (bool,
+    float8), so that case counts as unsupported rather than failing inside a comparison."""
+    view = torch._neg_view(t)
+    view.resolve_neg()
+    return view
 
 
 def _layout(base_shape: Tuple[int, ...], layout: str):
@@ -334,6 +388,17 @@ def _layout(base_shape: Tuple[int, ...], layout: str):
     if layout == "channels_last" and r == 4:
         n, c, h, w = shape
         return (n, h, w, c), lambda t: t.permute(0, 3, 1, 2)
+    if layout == "channels_last_3d" and r == 5:
+        n, c, d, h, w = shape
+        return (n, d, h, w, c), lambda t: t.permute(0, 4, 1, 2, 3)
+    if layout == "conj":
+        return shape, lambda t: t.conj()
+    if layout == "neg":
+        return shape, _neg_view
+    if layout == "sparse_coo" and r >= 1:
+        return shape, lambda t: t.to_sparse()
+    if layout == "sparse_csr" and r == 2:
+        return shape, lambda t: t.to_sparse_csr()
     if layout == "expanded" and r >= 1:
         d = max(range(r), key=lambda i: shape[i])
         st = shape[:d] + (1,) + shape[d + 1:]
@@ -353,6 +418,9 @@ def build_tensor(tc: TensorCase, device: str, gen: torch.Generator) -> torch.Ten
     dtype = getattr(torch, tc.dtype)
     storage_shape, view = _layout(tc.shape, tc.layout)
     data = _values(storage_shape, dtype, gen, tc.special).to(device)
+    if tc.kind == "inference":
+        with torch.inference_mode():
+            return view(data.clone())
     if tc.kind == "param":
         return torch.nn.Parameter(view(data), requires_grad=tc.requires_grad)
     if not tc.requires_grad:
@@ -372,8 +440,10 @@ def build_inputs(case: Case, device: str, seed: int) -> Dict[str, Any]:
     """Fresh inputs for one case; raises when the case cannot be constructed."""
     gen = torch.Generator().manual_seed(seed * 1_000_003 + case.index)
     out: Dict[str, Any] = {}
-    for name, tc in case.tensors.items():
-        out[name] = build_tensor(tc, device, gen)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # sparse CSR's "beta state" warning
+        for name, tc in case.tensors.items():
+            out[name] = build_tensor(tc, device, gen)
     out.update(case.values)
     return out
 
