@@ -135,6 +135,82 @@ def test_rewrite_that_raises_is_a_mismatch():
     assert "exception" in rep.mismatch_properties
 
 
+# ---------------------------------------------------------------- what used to pass and must not
+
+
+def test_strides_and_memory_format_are_compared():
+    rep = verify_expressions("t.clone()", "t.clone(memory_format=torch.contiguous_format)", devices="cpu")
+    assert rep.status == "mismatch"
+    assert {"strides", "memory_format"} <= set(rep.mismatch_properties)
+
+
+def test_a_rewrite_that_raises_on_an_empty_tensor_is_caught():
+    rep = verify_expressions("t.clone()", "t.clone() if t.numel() else t.max()", devices="cpu")
+    assert rep.status == "mismatch"
+    assert all("0" in re.search(r"\[([\d, ]*)\]", m["case"]).group(1).split(", ") for m in rep.mismatches)
+
+
+def test_aliasing_between_outputs_and_identity():
+    # one tensor returned twice against two equal copies
+    rep = verify_expressions("(lambda u: (u, u))(t.clone())", "(t.clone(), t.clone())", devices="cpu")
+    assert rep.status == "mismatch" and "output_aliasing" in rep.mismatch_properties
+    # the input itself against a view of it: same memory, not the same object
+    rep = verify_expressions("t", "t.view(t.shape)", inputs={"t": "tensor:layout=contiguous"}, devices="cpu")
+    assert rep.status == "mismatch" and "identity" in rep.mismatch_properties
+
+
+def test_version_counter_sharing():
+    # .data aliases but hides in-place writes from autograd; .detach() shares the counter
+    rep = verify_expressions("t.detach()", "t.data", inputs={"t": "tensor:layout=contiguous"}, devices="cpu")
+    assert rep.status == "mismatch"
+    assert "version_counter" in rep.mismatch_properties
+
+
+def test_conj_and_neg_bits_are_compared():
+    rep = verify_expressions("t.conj()", "t.conj_physical()", inputs={"t": "tensor:complex"}, devices="cpu")
+    assert rep.status == "mismatch" and "conj_neg" in rep.mismatch_properties
+
+
+def test_improved_needs_cases_where_both_ran():
+    rep = verify_expressions("torch.tensr(t)", "t * 2", devices="cpu")
+    assert rep.status == "unverified" and "never ran" in rep.reason
+    rep = verify_expressions("t.view(n)", "t.reshape(n)", devices="cpu")  # n never bound
+    assert rep.status == "unverified"
+
+
+def test_random_ops_are_seeded_alike_on_both_sides():
+    rep = verify_expressions("torch.randn_like(t)", "torch.randn_like(t)",
+                             inputs={"t": "tensor:float"}, devices="cpu")
+    assert rep.status == "equivalent", rep.summary()
+    rep = verify_expressions("torch.rand(3)", "torch.rand(3) * 1", inputs={}, devices="cpu")
+    assert rep.status == "equivalent", rep.summary()
+
+
+def test_the_default_dtype_is_varied():
+    rep = verify_expressions("torch.tensor(1.0) + t", "torch.tensor(1.0, dtype=torch.float32) + t",
+                             inputs={"t": "tensor:dtype=int64"}, devices="cpu")
+    assert rep.status == "mismatch"
+    assert all("default dtype float64" in m["case"] for m in rep.mismatches)
+
+
+def test_unsupported_dtypes_and_layouts_are_skipped_and_counted_never_a_traceback():
+    for spec in ("tensor:dtype=float8_e4m3fn", "tensor:layout=sparse_coo", "tensor:layout=sparse_csr",
+                 "tensor:dtype=float8_e5m2,layout=neg"):
+        rep = verify_expressions("t.clone()", "t.clone()", inputs={"t": spec}, devices="cpu")
+        assert rep.status in ("equivalent", "unverified"), (spec, rep.summary())
+        assert rep.cases + sum(rep.skipped.values()) == rep.tried
+    rep = verify_expressions("t.clone()", "t.clone()", inputs={"t": "tensor:dtype=bool,layout=neg"}, devices="cpu")
+    assert rep.status == "unverified" and rep.skipped["unsupported input"] == rep.tried
+
+
+def test_cases_both_versions_reject_are_reported_by_exception():
+    rep = verify_expressions("t.sum(dim=1)", "t.sum(1)", devices="cpu")
+    assert rep.status == "equivalent"
+    assert rep.both_raised.get("IndexError", 0) > 0  # rank 0 and 1 inputs have no dim 1
+    assert rep.skipped["both raised"] == sum(rep.both_raised.values())
+    assert "rejected by both versions: IndexError" in rep.summary()
+
+
 def test_two_tensor_inputs_share_shape_and_mismatched_shapes_are_skipped():
     rep = verify_expressions("a * b", "torch.mul(a, b)", devices="cpu")
     assert rep.status == "equivalent", rep.summary()
@@ -337,29 +413,59 @@ def test_cli_exit_codes(tmp_path, capsys):
                  "--max-cases", "20"]) == 1
     assert main(["--before", "x.view(n, -1)", "--after", "x.reshape(n, -1)", "--input", "n=int:1..3",
                  "--input", "x=tensor:rank=2", "--no-bench", "--device", "cpu"]) == 0
-    assert main(["--before", "t.nope()", "--after", "t.nope()", "--no-bench"]) == 2
-    assert main(["--before", "t", "--after", "t", "--input", "bad spec", "--no-bench"]) == 2
+    assert main(["--before", "t.nope()", "--after", "t.nope()", "--no-bench"]) == 3  # unverified
+    assert main(["--before", "t", "--after", "t", "--input", "bad spec", "--no-bench"]) == 2  # usage
+    assert main(["--before", "t", "--no-bench"]) == 2
+    assert main(["--before", "t", "--after", "t", "--sizes", "0"]) == 2
     capsys.readouterr()
 
 
 @pytest.mark.skipif(torch.cuda.is_available(), reason="checks the no-GPU path")
 def test_cli_cuda_without_gpu_runs_nothing():
-    assert main(["--before", "t.clone()", "--after", "t.clone()", "--device", "cuda", "--no-bench"]) == 2
+    assert main(["--before", "t.clone()", "--after", "t.clone()", "--device", "cuda", "--no-bench"]) == 2  # as asked: no
 
 
 def test_bench_and_plot(tmp_path, capsys):
-    png, js = tmp_path / "p.png", tmp_path / "r.json"
+    svg, js = tmp_path / "p.svg", tmp_path / "r.json"
     rc = main(["--before", "torch.tensor(t)", "--after", "t.detach().clone()", "--device", "cpu",
-               "--sizes", "1,2^4", "--min-run-time", "0.005", "--json", str(js), "--plot", str(png),
-               "--max-cases", "10"])
+               "--sizes", "1,2^4", "--min-run-time", "0.002", "--repeats", "3", "--json", str(js),
+               "--plot", str(svg), "--max-cases", "10"])
     assert rc == 0
     data = json.loads(js.read_text())
     assert set(data["speedup"]["cpu"]) == {"1", "16"}
     assert all(r > 0 for r in data["speedup"]["cpu"].values())
     t = data["timings"]["cpu"]["requires_grad=True"]["16"]
-    assert t["before"]["median"] > 0 and t["after"]["median"] > 0
-    assert png.stat().st_size > 1000
+    for side in ("before", "after"):
+        lo, hi = t[side]["range"]
+        assert t[side]["repeats"] == 3 and lo <= t[side]["median"] <= hi
+    assert t["ratio_range"][0] <= t["ratio"] <= t["ratio_range"][1]
+    assert svg.read_text().lstrip().startswith("<?xml")  # the format follows the file name
     capsys.readouterr()
+
+
+def test_bench_has_no_size_axis_for_0d_inputs_and_says_when_a_fix_only_makes_code_run(capsys):
+    rep = verify_expressions("torch.tensor([a, b])", "torch.stack([a, b]).detach()", bench=True,
+                             inputs={"a": "tensor:rank=0", "b": "tensor:rank=0"}, sizes=(1, 1024),
+                             max_cases=20, min_run_time=0.002, repeats=2)
+    assert list(rep.speedup["cpu"]) == ["0-d"]
+    rep = verify_expressions("x.t().view(-1)", "x.t().reshape(-1)", inputs={"x": "tensor:rank=2"},
+                             bench=True, sizes=(1, 1024), max_cases=30, min_run_time=0.002, repeats=2)
+    assert rep.status == "improved"
+    assert "1024" not in rep.speedup["cpu"]  # the original raises there: no ratio
+    assert main(["--before", "x.t().view(-1)", "--after", "x.t().reshape(-1)", "--input", "x=tensor:rank=2",
+                 "--sizes", "1024", "--min-run-time", "0.002", "--repeats", "2", "--max-cases", "30"]) == 0
+    assert "speedup cpu" in capsys.readouterr().out.split("makes code run at 1024")[0]
+
+
+def test_plot_draws_the_raising_side(tmp_path):
+    from flake8_torchcopy.verify.bench import plot_timings
+
+    timings = {"cpu": {"requires_grad=False": {
+        "1": {"before": {"median": 1e-6, "range": [1e-6, 2e-6]}, "after": {"median": 5e-7, "range": [4e-7, 6e-7]}},
+        "16": {"before": {"error": "RuntimeError: view"}, "after": {"median": 6e-7, "range": [5e-7, 7e-7]}}}}}
+    out = tmp_path / "p.svg"
+    plot_timings([("x.view -> x.reshape", timings)], str(out))
+    assert "before raises" in out.read_text()
 
 
 def test_bench_records_errors_instead_of_times():

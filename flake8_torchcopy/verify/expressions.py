@@ -213,7 +213,8 @@ def verify_expressions(
     seed: int = 0,
     sizes: Optional[Sequence[int]] = None,
     max_cases: Optional[int] = None,
-    min_run_time: float = 0.2,
+    min_run_time: float = 0.05,
+    repeats: int = 5,
     env: Optional[Dict[str, Any]] = None,
 ) -> Report:
     """Run ``before`` and ``after`` on the same synthesized inputs and compare them."""
@@ -279,6 +280,7 @@ def verify_expressions(
         from .bench import DEFAULT_SIZES, bench_pair
 
         rep.speedup, rep.timings = bench_pair(
-            b_code, a_code, specs, run_devs, sizes or DEFAULT_SIZES, glb, min_run_time=min_run_time)
+            b_code, a_code, specs, run_devs, sizes or DEFAULT_SIZES, glb, min_run_time=min_run_time,
+            repeats=repeats)
     rep.seconds = round(time.perf_counter() - t0, 3)
     return rep

@@ -53,7 +53,8 @@ class InputSpec:
     ``kind`` is one of ``tensor``, ``int``, ``float``, ``bool``, ``dtype``,
     ``value``.  Tensor options (all optional): ``rank`` (int or ``a..b``),
     ``dtype`` (``float32|float64``), ``layout``, ``requires_grad``, ``shape``
-    (``[2,N,3]``; names refer to int inputs).
+    (``[2,N,3]``; names refer to int inputs), ``strides`` (``[1,N]``, with ``shape``:
+    the tensor is that strided view of a fresh buffer, and no other layout is tried).
     """
 
     kind: str = "tensor"
@@ -117,7 +118,7 @@ def _bare_option(word: str) -> Tuple[str, str]:
 
 def parse_spec(spec: str) -> InputSpec:
     """Parse ``tensor:rank=3``, ``int:1..4``, ``float:0..1``, ``bool``, ``dtype:float32|int64``,
-    ``value:PYTHON-EXPR``."""
+    ``value:PYTHON-EXPR``, ``expr:INT-EXPR-OF-OTHER-INPUTS`` (``expr:c // h``)."""
     spec = spec.strip()
     kind, _, rest = spec.partition(":")
     kind = kind.strip().lower()
@@ -130,7 +131,7 @@ def parse_spec(spec: str) -> InputSpec:
                     continue
                 k, v = part.split("=", 1)
                 k = k.strip()
-                if k not in ("rank", "dtype", "layout", "requires_grad", "shape"):
+                if k not in ("rank", "dtype", "layout", "requires_grad", "shape", "strides"):
                     raise SpecError(f"unknown tensor option {k!r}")
                 opts.append((k, v.strip()))
             return InputSpec("tensor", tuple(opts), text=spec)
@@ -152,6 +153,10 @@ def parse_spec(spec: str) -> InputSpec:
             if not rest:
                 raise SpecError("value: needs a Python expression")
             return InputSpec("value", choices=(rest,), text=spec)
+        if kind == "expr":
+            if not rest:
+                raise SpecError("expr: needs an int expression of other inputs")
+            return InputSpec("expr", choices=(rest,), text=spec)
     except (TypeError, ValueError) as exc:
         if isinstance(exc, SpecError):
             raise
@@ -168,6 +173,7 @@ class TensorCase:
     requires_grad: bool = False
     kind: str = "leaf"
     special: str = ""  # one of SPECIALS, or "" for plain random values
+    strides: Optional[Tuple[int, ...]] = None  # with layout "strided": these exact strides
 
     def describe(self) -> str:
         ag = {"leaf": "leaf", "nonleaf": "non-leaf", "param": "Parameter", "inference": "inference tensor"}[self.kind]
@@ -219,11 +225,28 @@ def layout_applies(layout: str, dtype: str, rank: int) -> bool:
     return ranks is None or rank in ranks
 
 
+def with_exprs(specs: Dict[str, InputSpec], values: Dict[str, Any]) -> Dict[str, Any]:
+    """``values`` plus the ``expr:`` inputs, computed from them (a zero divisor gives 0)."""
+    out = dict(values)
+    for n, s in specs.items():
+        if s.kind == "expr":
+            try:
+                out[n] = int(eval(s.choices[0], {"__builtins__": {}}, dict(out)))  # noqa: S307
+            except ZeroDivisionError:
+                out[n] = 0
+    return out
+
+
 def _eval_shape(text: str, values: Dict[str, Any]) -> Tuple[int, ...]:
-    inner = text.strip().strip("[]()")
+    inner = text.strip()
+    if inner[:1] + inner[-1:] in ("[]", "()"):
+        inner = inner[1:-1]
     dims = []
     for part in _split_top(inner):
-        dims.append(int(eval(part, {"__builtins__": {}}, dict(values))))  # noqa: S307
+        try:
+            dims.append(int(eval(part, {"__builtins__": {}}, dict(values))))  # noqa: S307
+        except ZeroDivisionError:
+            dims.append(0)
     return tuple(dims)
 
 
@@ -252,7 +275,7 @@ def make_cases(specs: Dict[str, InputSpec], seed: int = 0, max_cases: Optional[i
                 vals[n] = getattr(torch, s.choices[i % len(s.choices)])
             elif s.kind == "value":
                 vals[n] = eval(s.choices[0], {"torch": torch, "__builtins__": __builtins__})  # noqa: S307
-        return vals
+        return with_exprs(other, vals)
 
     if not tensor_names:
         n = max(1, min(8, max_cases or 8))
@@ -263,6 +286,8 @@ def make_cases(specs: Dict[str, InputSpec], seed: int = 0, max_cases: Optional[i
     # channels_last_3d needs rank 5: it is in the default ranks for that layout only.
     ranks = _int_or_range(first.opt("rank"), RANKS + (5,))
     layouts = tuple((first.opt("layout") or "|".join(LAYOUTS)).split("|"))
+    if first.opt("strides"):
+        layouts = ("strided",)
     for d in dtypes:
         if d not in DTYPES and not isinstance(getattr(torch, d, None), torch.dtype):
             raise SpecError(f"unknown dtype {d!r}")
@@ -318,8 +343,9 @@ def make_cases(specs: Dict[str, InputSpec], seed: int = 0, max_cases: Optional[i
                 dt = s.opt("dtype").split("|")[i % len(s.opt("dtype").split("|"))]
             elif j > 0 and i % 3 == 1:  # mixed dtypes across inputs
                 dt = DTYPES[(DTYPES.index(dtype) + 5 * j) % len(DTYPES)] if dtype in DTYPES else dtype
-            tensors[name] = TensorCase(dt, len(shape), lay, shape, rg and dt in FLOAT_DTYPES,
-                                       kind, special=special)
+            strides = _eval_shape(s.opt("strides") or "", vals) if s.opt("strides") else None
+            tensors[name] = TensorCase(dt, len(shape), "strided" if strides else lay, shape,
+                                       rg and dt in FLOAT_DTYPES, kind, special=special, strides=strides)
         cases.append(Case(tensors, vals, gmode, len(cases), DEFAULT_DTYPES[i % 4 == 1]))
 
     # A few cases where several tensor inputs have different shapes / ranks.
@@ -374,10 +400,13 @@ def _neg_view(t: torch.Tensor) -> torch.Tensor:
     return view
 
 
-def _layout(base_shape: Tuple[int, ...], layout: str):
+def _layout(base_shape: Tuple[int, ...], layout: str, strides: Optional[Tuple[int, ...]] = None):
     """(storage shape, function from storage tensor to a tensor of ``base_shape``)."""
     shape = tuple(base_shape)
     r = len(shape)
+    if layout == "strided" and strides is not None:
+        span = 1 + sum((n - 1) * st for n, st in zip(shape, strides)) if 0 not in shape else 0
+        return (span,), lambda t: t.as_strided(shape, strides)
     if layout == "transposed" and r >= 2:
         st = shape[:-2] + (shape[-1], shape[-2])
         return st, lambda t: t.transpose(-1, -2)
@@ -416,7 +445,7 @@ def _layout(base_shape: Tuple[int, ...], layout: str):
 
 def build_tensor(tc: TensorCase, device: str, gen: torch.Generator) -> torch.Tensor:
     dtype = getattr(torch, tc.dtype)
-    storage_shape, view = _layout(tc.shape, tc.layout)
+    storage_shape, view = _layout(tc.shape, tc.layout, tc.strides)
     data = _values(storage_shape, dtype, gen, tc.special).to(device)
     if tc.kind == "inference":
         with torch.inference_mode():
@@ -463,6 +492,7 @@ def bench_inputs(specs: Dict[str, InputSpec], numel: int, device: str, requires_
             vals[n] = getattr(torch, s.choices[0])
         elif s.kind == "value":
             vals[n] = eval(s.choices[0], {"torch": torch, "__builtins__": __builtins__})  # noqa: S307
+    vals = with_exprs(specs, vals)
     out: Dict[str, Any] = {}
     for n, s in specs.items():
         if s.kind != "tensor":

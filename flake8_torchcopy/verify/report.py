@@ -60,5 +60,6 @@ class Report:
             lines.append(f"    {' ' * (len(m['property']) + 9)}after  {m['after']}")
         elif self.improvements:
             m = self.improvements[0]
-            lines.append(f"  improved, e.g. {m['case']}: {m['property']}: before {m['before']} / after {m['after']}")
+            label = "improved" if self.status == "improved" else "only the rewrite ran"
+            lines.append(f"  {label}, e.g. {m['case']}: {m['property']}: before {m['before']} / after {m['after']}")
         return "\n".join(lines)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import ast
 from typing import Any, Dict, List, Optional, Sequence, Set, Tuple, Union
 
+from .bindings import analysed_specs, analysed_values, input_name, known_names
 from .expressions import free_names, verify_expressions
 from .report import Report
 
@@ -86,20 +87,29 @@ def _widen(pa: List[ast.AST], pb: List[ast.AST], i: int, bound: Set[str]) -> int
     return i
 
 
-def changed_expressions(old_source: str, new_source: str,
-                        bound: Optional[Sequence[str]] = None) -> List[Tuple[str, str]]:
-    """The differing expression pairs between two versions of a module: the smallest ones,
-    or with ``bound`` (names whose values are known: imports, constants, declared inputs)
-    each widened to the outermost enclosing expression that uses no other free name than
-    those and the smallest pair's own inputs."""
+def _changed_paths(old_source: str, new_source: str) -> List[Tuple[List[ast.AST], List[ast.AST], int]]:
+    """(ancestor path in old, in new, depth of the smallest changed expression) per change."""
     old, new = ast.parse(old_source), ast.parse(new_source)
     pairs: list = []
     _diff(old, new, [], [], pairs)
-    out: List[Tuple[str, str]] = []
+    out = []
     for pa, pb in pairs:
         # Both paths share the ancestors; climb to the same depth on both sides.
         i = min(_climb(pa), _climb(pb))
         _check_isolable(pa[i], pb[i])
+        out.append((pa, pb, i))
+    return out
+
+
+def _statement_lines(paths) -> Tuple[int, int]:
+    """First and last line of the statements that hold the changes."""
+    stmts = [next(n for n in reversed(pa[:i + 1]) if isinstance(n, ast.stmt)) for pa, _, i in paths]
+    return min(s.lineno for s in stmts), max(s.end_lineno or s.lineno for s in stmts)
+
+
+def _pairs(paths, bound: Optional[Sequence[str]]) -> List[Tuple[str, str]]:
+    out: List[Tuple[str, str]] = []
+    for pa, pb, i in paths:
         if bound is not None:
             own = set(free_names(pa[i])) | set(free_names(pb[i]))
             i = _widen(pa, pb, i, own | set(bound))
@@ -107,6 +117,15 @@ def changed_expressions(old_source: str, new_source: str,
         if pair not in out:
             out.append(pair)
     return out
+
+
+def changed_expressions(old_source: str, new_source: str,
+                        bound: Optional[Sequence[str]] = None) -> List[Tuple[str, str]]:
+    """The differing expression pairs between two versions of a module: the smallest ones,
+    or with ``bound`` (names whose values are known: imports, constants, declared inputs)
+    each widened to the outermost enclosing expression that uses no other free name than
+    those and the smallest pair's own inputs."""
+    return _pairs(_changed_paths(old_source, new_source), bound)
 
 
 _IMPORTABLE = ("torch", "numpy", "copy", "math")
@@ -184,26 +203,35 @@ def verify_fix(
     max_cases: Optional[int] = None,
 ) -> Report:
     """Verify a rewrite of a module as it is applied: each changed expression widened to its
-    enclosing expression (see :func:`changed_expressions`), with the module's imports and
-    literal constants bound and ``inputs`` (NAME -> SPEC) saying what other names are."""
+    enclosing expression (see :func:`changed_expressions`), its names bound as the static
+    analysis knows them (tensors of known sizes, sizes; see :mod:`.bindings`), the module's
+    imports and literal constants, and ``inputs`` (NAME -> SPEC) first."""
     try:
         env, consts = module_env(old_source)
         env_new, _ = module_env(new_source)
         env.update(env_new)
-        specs = dict(consts)
-        specs.update(inputs or {})
-        pairs = changed_expressions(old_source, new_source, bound=list(env) + list(specs))
+        paths = _changed_paths(old_source, new_source)
+        if not paths:
+            return Report("<old source>", "<new source>", status="equivalent",
+                          reason="the two sources have the same syntax tree")
+        values = analysed_values(old_source, *_statement_lines(paths))
+        analysed = analysed_specs(values, list(values))
+        specs = {**analysed, **consts, **(inputs or {})}
+        pairs = _pairs(paths, bound=list(env) + list(specs) + list(known_names(values)))
     except SyntaxError as exc:
         return Report("<old source>", "<new source>", reason=f"cannot parse: {exc.msg}")
     except Unisolable as exc:
         return Report("<old source>", "<new source>", reason=f"cannot isolate an expression: {exc}")
-    if not pairs:
-        return Report("<old source>", "<new source>", status="equivalent",
-                      reason="the two sources have the same syntax tree")
     parts = []
     for b, a in pairs:
         used = set(free_names(b, known=list(env))) | set(free_names(a, known=list(env)))
-        part_inputs = {k: v for k, v in specs.items() if k in used}
+        used |= {input_name(n) for n in _dotted_inputs(b) | _dotted_inputs(a)}
+        part_inputs = {k: v for k, v in specs.items() if k in used or not str(v).startswith("tensor")}
         parts.append(verify_expressions(b, a, inputs=part_inputs, devices=devices, bench=bench,
                                         seed=seed, max_cases=max_cases, env=env))
     return parts[0] if len(parts) == 1 else _combine(parts)
+
+
+def _dotted_inputs(expr: str) -> Set[str]:
+    """Attribute chains in an expression (``self.w``), which may be inputs of their own."""
+    return {ast.unparse(n) for n in ast.walk(ast.parse(expr, mode="eval")) if isinstance(n, ast.Attribute)}
