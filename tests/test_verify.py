@@ -494,6 +494,25 @@ def test_report_summary_and_ok():
     assert rep.ok and "improved" in rep.summary()
 
 
+def _without_torch(tmp_path, *args):
+    fake = tmp_path / "torch"
+    fake.mkdir(exist_ok=True)
+    (fake / "__init__.py").write_text("raise ImportError('no torch here')\n")
+    code = f"import sys; from flake8_torchcopy.verify_entry import main; sys.exit(main({list(args)!r}))"
+    env = {**__import__("os").environ, "PYTHONPATH": str(tmp_path)}
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+
+
+def test_help_and_usage_errors_work_without_torch(tmp_path):
+    proc = _without_torch(tmp_path, "--help")
+    assert proc.returncode == 0, proc.stderr
+    assert "--before" in proc.stdout and "exit status" in proc.stdout
+    proc = _without_torch(tmp_path, "--device", "tpu")
+    assert proc.returncode == 2 and "invalid choice" in proc.stderr
+    proc = _without_torch(tmp_path, "--before", "t", "--after", "t")
+    assert proc.returncode == 2 and "needs torch" in proc.stderr and "Traceback" not in proc.stderr
+
+
 def test_flake8_torchcopy_import_does_not_import_torch():
     code = "import sys, flake8_torchcopy; print('torch' in sys.modules)"
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
