@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from flake8_torchcopy.finding import Finding
-from flake8_torchcopy.noqa import NoqaIndex, file_is_skipped, filter_findings
+from flake8_torchcopy.cli.noqa import NoqaIndex, file_is_skipped, filter_findings
 
 
 def finding(code, line, stmt=None, end_line=None):

@@ -19,7 +19,7 @@ import re
 import tokenize
 from typing import Dict, Iterable, List, Optional, Tuple
 
-from .finding import Finding
+from ..finding import Finding
 
 # ``# noqa``, ``#noqa:TRC101``, ``# NOQA: TRC101, TRC2 TRC3``
 NOQA_INLINE = re.compile(

@@ -262,6 +262,25 @@ class Notebook:
             head = tail = ""
         return "[" + head + sep.join(tokens) + tail + "]"
 
+    def cell(self, number: int) -> Cell:
+        """The code cell numbered ``number`` (1-based, counting every cell)."""
+        return next(c for c in self.cells if c.number == number)
+
+    def file_position(self, cell: Cell, char: int) -> Tuple[int, int]:
+        """(line, 0-based column) in the notebook file itself of the character ``char`` of
+        a code cell's text: where it lies in the JSON text of the cell's ``source`` (the
+        column counts the characters before it as ``json.dumps`` escapes them)."""
+        elems = cell.node.items if cell.node.kind == "array" else [cell.node]
+        offset = cell.node.start  # an empty source list
+        for i, elem in enumerate(elems):
+            text = json.loads(self.raw[elem.start:elem.end])
+            if char < len(text) or i == len(elems) - 1:
+                offset = elem.start + len(self._dump(text[:char])) - 1
+                break
+            char -= len(text)
+        line_start = self.raw.rfind("\n", 0, offset) + 1
+        return self.raw.count("\n", 0, offset) + 1, offset - line_start
+
 
 def cell_position(line_map: List[Tuple[int, int]], line: int) -> Tuple[Optional[int], int]:
     """(cell number, line in cell) of a line of the joined source."""
