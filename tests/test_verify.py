@@ -384,6 +384,27 @@ def test_verify_fix_attribute_inputs_and_module_constants():
     assert "self.w" in rep.inputs
 
 
+def test_verify_fix_checks_the_enclosing_expression():
+    """The issue's TRC107 case: the smallest differing pair (from_numpy(...) vs detach())
+    aliases differently, the whole expression as applied does not."""
+    old = "import torch\nt = torch.randn(3)\ny = torch.from_numpy(t.detach().numpy()).clone()\n"
+    new = old.replace("torch.from_numpy(t.detach().numpy()).clone()", "t.detach().clone()")
+    assert changed_expressions(old, new) == [("torch.from_numpy(t.detach().numpy())", "t.detach()")]
+    rep = verify_fix(old, new, max_cases=120)
+    assert rep.before == "torch.from_numpy(t.detach().numpy()).clone()"
+    assert rep.status == "improved", rep.summary()
+
+
+def test_verify_fix_abstracts_unknown_common_operands_and_keeps_unknown_calls():
+    old = ("import torch\ndef f(g, load, k):\n"
+           "    return g.op('Constant', value_t=load(k)[:k].clone().detach())\n")
+    new = old.replace(".clone().detach()", ".detach().clone()")
+    rep = verify_fix(old, new, max_cases=60)
+    # `g.op` is unknown (not widened into); `load(k)[:k]` is the same on both sides: any tensor
+    assert (rep.before, rep.after) == ("_operand0.clone().detach()", "_operand0.detach().clone()")
+    assert rep.status == "equivalent", rep.summary()
+
+
 def test_verify_fix_unverified_when_not_an_expression():
     new = OLD.replace("    y = th.tensor(t)\n", "    y = th.tensor(t)\n    y += 1\n")
     rep = verify_fix(OLD, new)

@@ -2,6 +2,7 @@
 
     verify_expressions(before, after, inputs=None, devices="cpu", bench=False, seed=0) -> Report
     verify_fix(old_source, new_source) -> Report  (each change as applied, in its enclosing expression)
+    prepare_fix(old_source, new_source) -> FixCheck  (what verify_fix runs; its key for caching)
 
 Free names in the expressions are inputs (tensors unless ``inputs`` says
 otherwise); each is run on a covering set of dtypes, ranks, layouts and
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 from .expressions import free_names, resolve_devices, verify_expressions
 from .report import STATUSES, Report
-from .rewrite import Unisolable, changed_expressions, module_env, verify_fix
+from .rewrite import FixCheck, Unisolable, changed_expressions, module_env, prepare_fix, verify_fix
 
-__all__ = ["Report", "STATUSES", "Unisolable", "changed_expressions", "free_names", "module_env",
-           "resolve_devices", "verify_expressions", "verify_fix"]
+__all__ = ["FixCheck", "Report", "STATUSES", "Unisolable", "changed_expressions", "free_names", "module_env",
+           "prepare_fix", "resolve_devices", "verify_expressions", "verify_fix"]
