@@ -9,7 +9,6 @@ import sys
 import pytest
 
 from flake8_torchcopy import cli
-from flake8_torchcopy.cli import vetting
 
 pytest.importorskip("torch")
 

@@ -18,24 +18,19 @@ from flake8_torchcopy.verify import (  # noqa: E402
     verify_expressions,
     verify_fix,
 )
-from flake8_torchcopy.verify.bench import bench_pair, parse_sizes  # noqa: E402
+from flake8_torchcopy.verify.bench import bench_pair, bench_shape, parse_sizes  # noqa: E402
 from flake8_torchcopy.verify.cli import main  # noqa: E402
 from flake8_torchcopy.verify.compare import tensors_equal  # noqa: E402
 from flake8_torchcopy.verify.inputs import (  # noqa: E402
     AUTOGRAD,
-    DTYPES,
-    FLOAT_DTYPES,
     GRAD_MODES,
-    LAYOUTS,
     RANKS,
     SPECIALS,
-    SpecError,
-    bench_shape,
     build_inputs,
     layout_applies,
     make_cases,
-    parse_spec,
 )
+from flake8_torchcopy.verify.specs import DTYPES, FLOAT_DTYPES, LAYOUTS, SpecError, parse_spec  # noqa: E402
 
 CUDA = pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
 
@@ -491,7 +486,7 @@ def test_plot_draws_the_raising_side(tmp_path):
 
 def test_bench_records_errors_instead_of_times():
     from flake8_torchcopy.verify.expressions import base_globals
-    from flake8_torchcopy.verify.inputs import parse_spec as ps
+    from flake8_torchcopy.verify.specs import parse_spec as ps
 
     code_b = compile("x.t().view(-1)", "<b>", "eval")
     code_a = compile("x.t().reshape(-1)", "<a>", "eval")

@@ -18,7 +18,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import torch
 import torch.utils.benchmark as benchmark
 
-from .inputs import InputSpec, bench_inputs
+from .specs import InputSpec, eval_shape, int_or_range, with_exprs
 
 DEFAULT_SIZES: Tuple[int, ...] = tuple(2 ** k for k in (0, 4, 10, 16, 20, 24))
 RULES_SIZES: Tuple[int, ...] = tuple(2 ** k for k in (0, 4, 10, 16, 20))
@@ -109,6 +109,48 @@ def time_pair(before_code, after_code, env_b, env_a, device: str, min_run_time: 
     ratios = [b["median"] / a["median"] for b, a in zip(runs_b, runs_a)]
     return {"before": _summary(runs_b), "after": _summary(runs_a),
             "ratio": _median(ratios), "ratio_range": [min(ratios), max(ratios)]}
+
+
+def bench_inputs(specs: Dict[str, InputSpec], numel: int, device: str, requires_grad: bool) -> Dict[str, Any]:
+    """Contiguous float32 inputs of about ``numel`` elements for timing."""
+    gen = torch.Generator().manual_seed(0)
+    vals: Dict[str, Any] = {}
+    for n, s in specs.items():
+        if s.kind == "int":
+            vals[n] = int(s.low)
+        elif s.kind == "float":
+            vals[n] = float(s.low)
+        elif s.kind == "bool":
+            vals[n] = False
+        elif s.kind == "dtype":
+            vals[n] = getattr(torch, s.choices[0])
+        elif s.kind == "value":
+            vals[n] = eval(s.choices[0], {"torch": torch, "__builtins__": __builtins__})  # noqa: S307
+    vals = with_exprs(specs, vals)
+    out: Dict[str, Any] = {}
+    for n, s in specs.items():
+        if s.kind != "tensor":
+            continue
+        if s.opt("shape"):
+            shape = eval_shape(s.opt("shape") or "", vals)
+        else:
+            ranks = int_or_range(s.opt("rank"), (1,))
+            shape = bench_shape(numel, max(1, ranks[0]) if ranks[0] else 0)
+        t = torch.randn(shape, generator=gen).to(device)
+        out[n] = t.requires_grad_(requires_grad)
+    out.update(vals)
+    return out
+
+
+def bench_shape(numel: int, rank: int) -> Tuple[int, ...]:
+    """Split a power-of-two element count over ``rank`` dims."""
+    if rank == 0:
+        return ()
+    k = max(0, int(numel).bit_length() - 1)
+    dims = [k // rank] * rank
+    for i in range(k % rank):
+        dims[i] += 1
+    return tuple(2 ** d for d in dims)
 
 
 def has_size_axis(specs: Dict[str, InputSpec]) -> bool:

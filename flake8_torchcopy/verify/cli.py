@@ -156,7 +156,7 @@ def _write_json(path: str, data: Any) -> None:
 
 def _run_pair(args, sizes, min_run_time) -> int:
     from . import resolve_devices, verify_expressions
-    from .inputs import SpecError, parse_input_args
+    from .specs import SpecError, parse_input_args
 
     try:
         inputs = parse_input_args(args.input)

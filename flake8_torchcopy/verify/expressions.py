@@ -11,7 +11,8 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 import torch
 
 from .compare import NOISE_WARNINGS, compare, observe, warn_always
-from .inputs import IGNORED_NAMES, InputSpec, SpecError, build_inputs, make_cases, parse_spec
+from .inputs import build_inputs, make_cases
+from .specs import IGNORED_NAMES, InputSpec, SpecError, parse_spec
 from .report import Report
 
 MAX_LISTED = 20

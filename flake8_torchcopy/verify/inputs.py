@@ -1,4 +1,4 @@
-"""Input synthesis: parse ``NAME=SPEC`` strings and build a covering set of test cases.
+"""Input synthesis: a covering set of test cases for the SPECs (see :mod:`.specs`).
 
 A case is a plain description (dtype, rank, layout, autograd kind, grad mode, and
 values for non-tensor inputs); :func:`build_inputs` turns it into fresh objects
@@ -7,26 +7,15 @@ on a device, so the expression before and after a fix each get their own copy.
 from __future__ import annotations
 
 import random
-import re
 import warnings
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 import torch
 
-DTYPES: Tuple[str, ...] = tuple(d for d in (
-    "float32", "float64", "float16", "bfloat16", "float8_e4m3fn", "float8_e5m2",
-    "int64", "int32", "int16", "int8", "uint8", "bool", "complex64", "complex128",
-) if isinstance(getattr(torch, d, None), torch.dtype))
-FLOAT_DTYPES = frozenset(d for d in DTYPES if d.startswith(("float", "bfloat", "complex")))
-COMPLEX_DTYPES = frozenset(d for d in DTYPES if d.startswith("complex"))
-# A layout applies to the ranks listed (None: every rank) and, for conj, to complex dtypes only.
-LAYOUT_RANKS: Dict[str, Optional[Tuple[int, ...]]] = {
-    "contiguous": None, "transposed": (2, 3, 4), "permuted": (2, 3, 4), "channels_last": (4,),
-    "channels_last_3d": (5,), "expanded": (1, 2, 3, 4), "stepped": (1, 2, 3, 4), "offset": None,
-    "conj": None, "neg": None, "sparse_coo": (1, 2, 3), "sparse_csr": (2,),
-}
-LAYOUTS: Tuple[str, ...] = tuple(LAYOUT_RANKS)
+from .specs import (COMPLEX_DTYPES, DTYPES, FLOAT_DTYPES, LAYOUT_RANKS, LAYOUTS, InputSpec, SpecError,
+                    eval_shape, int_or_range, with_exprs)
+
 RANKS: Tuple[int, ...] = (0, 1, 2, 3, 4)
 # (requires_grad, kind): kind is "leaf", "nonleaf", "param" or "inference" (made in inference mode).
 AUTOGRAD: Tuple[Tuple[bool, str], ...] = (
@@ -38,131 +27,6 @@ SIZES = (1, 3, 5, 2)  # small, mostly odd, size-1 dims included
 # Values put into float tensors every few cases: NaN/inf/-0.0, subnormals, values near the max.
 SPECIALS: Tuple[str, ...] = ("nan/inf", "subnormal", "large")
 DEFAULT_DTYPES: Tuple[str, ...] = ("float32", "float64")
-
-IGNORED_NAMES = frozenset({"torch", "copy", "deepcopy", "np", "numpy", "math", "nn", "F"})
-
-
-class SpecError(ValueError):
-    """An input SPEC string that cannot be understood."""
-
-
-@dataclass(frozen=True)
-class InputSpec:
-    """What kind of value an input name stands for.
-
-    ``kind`` is one of ``tensor``, ``int``, ``float``, ``bool``, ``dtype``,
-    ``value``.  Tensor options (all optional): ``rank`` (int or ``a..b``),
-    ``dtype`` (``float32|float64``), ``layout``, ``requires_grad``, ``shape``
-    (``[2,N,3]``; names refer to int inputs), ``strides`` (``[1,N]``, with ``shape``:
-    the tensor is that strided view of a fresh buffer, and no other layout is tried).
-    """
-
-    kind: str = "tensor"
-    options: Tuple[Tuple[str, str], ...] = ()
-    low: float = 0
-    high: float = 0
-    choices: Tuple[str, ...] = ()
-    text: str = "tensor"
-
-    def opt(self, key: str, default: Optional[str] = None) -> Optional[str]:
-        for k, v in self.options:
-            if k == key:
-                return v
-        return default
-
-
-def _split_top(text: str, sep: str = ",") -> List[str]:
-    parts, depth, cur = [], 0, ""
-    for ch in text:
-        if ch in "[(":
-            depth += 1
-        elif ch in "])":
-            depth -= 1
-        if ch == sep and depth == 0:
-            parts.append(cur)
-            cur = ""
-        else:
-            cur += ch
-    if cur:
-        parts.append(cur)
-    return [p.strip() for p in parts if p.strip()]
-
-
-def _range(text: str, cast) -> Tuple[Any, Any]:
-    if ".." in text:
-        lo, hi = text.split("..", 1)
-        return cast(lo), cast(hi)
-    return cast(text), cast(text)
-
-
-DTYPE_GROUPS = {
-    "float": "float32|float64|float16|bfloat16",
-    "floating": "float32|float64|float16|bfloat16",
-    "int": "int64|int32|uint8",
-    "integer": "int64|int32|uint8",
-    "complex": "complex64",
-}
-
-
-def _bare_option(word: str) -> Tuple[str, str]:
-    """``tensor:float`` / ``tensor:int64`` / ``tensor:transposed`` shorthands."""
-    w = word.strip().lower()
-    if w in DTYPE_GROUPS:
-        return ("dtype", DTYPE_GROUPS[w])
-    if w in DTYPES or isinstance(getattr(torch, w, None), torch.dtype):
-        return ("dtype", w)
-    if w in LAYOUTS:
-        return ("layout", w)
-    raise SpecError(f"tensor option {word!r}: want KEY=VALUE, a dtype (group) or a layout")
-
-
-def parse_spec(spec: str) -> InputSpec:
-    """Parse ``tensor:rank=3``, ``int:1..4``, ``float:0..1``, ``bool``, ``dtype:float32|int64``,
-    ``value:PYTHON-EXPR``, ``expr:INT-EXPR-OF-OTHER-INPUTS`` (``expr:c // h``)."""
-    spec = spec.strip()
-    kind, _, rest = spec.partition(":")
-    kind = kind.strip().lower()
-    try:
-        if kind == "tensor":
-            opts = []
-            for part in _split_top(rest):
-                if "=" not in part:
-                    opts.append(_bare_option(part))
-                    continue
-                k, v = part.split("=", 1)
-                k = k.strip()
-                if k not in ("rank", "dtype", "layout", "requires_grad", "shape", "strides"):
-                    raise SpecError(f"unknown tensor option {k!r}")
-                opts.append((k, v.strip()))
-            return InputSpec("tensor", tuple(opts), text=spec)
-        if kind == "int":
-            lo, hi = _range(rest or "1..4", int)
-            return InputSpec("int", low=lo, high=hi, text=spec)
-        if kind == "float":
-            lo, hi = _range(rest or "0..1", float)
-            return InputSpec("float", low=lo, high=hi, text=spec)
-        if kind == "bool":
-            return InputSpec("bool", text=spec)
-        if kind == "dtype":
-            names = tuple(n.strip() for n in (rest or "float32").split("|") if n.strip())
-            for n in names:
-                if not isinstance(getattr(torch, n, None), torch.dtype):
-                    raise SpecError(f"unknown dtype {n!r}")
-            return InputSpec("dtype", choices=names, text=spec)
-        if kind == "value":
-            if not rest:
-                raise SpecError("value: needs a Python expression")
-            return InputSpec("value", choices=(rest,), text=spec)
-        if kind == "expr":
-            if not rest:
-                raise SpecError("expr: needs an int expression of other inputs")
-            return InputSpec("expr", choices=(rest,), text=spec)
-    except (TypeError, ValueError) as exc:
-        if isinstance(exc, SpecError):
-            raise
-        raise SpecError(f"bad SPEC {spec!r}: {exc}") from exc
-    raise SpecError(f"unknown input kind {kind!r} in {spec!r}")
-
 
 @dataclass
 class TensorCase:
@@ -197,13 +61,6 @@ class Case:
         return f"#{self.index} " + ", ".join(parts) + f" [{self.grad_mode}{dd}]"
 
 
-def _int_or_range(text: Optional[str], default: Sequence[int]) -> Tuple[int, ...]:
-    if text is None:
-        return tuple(default)
-    lo, hi = _range(text, int)
-    return tuple(range(lo, hi + 1))
-
-
 def _shape_for(rank: int, rng: random.Random, layout: str = "contiguous", empty: bool = False) -> Tuple[int, ...]:
     """Sizes from SIZES; channels_last(_3d) get channel and spatial dims above 1 (so the
     layout is real), and ``empty`` puts a zero-size dim in."""
@@ -223,31 +80,6 @@ def layout_applies(layout: str, dtype: str, rank: int) -> bool:
     if layout == "conj" and dtype not in COMPLEX_DTYPES:
         return False
     return ranks is None or rank in ranks
-
-
-def with_exprs(specs: Dict[str, InputSpec], values: Dict[str, Any]) -> Dict[str, Any]:
-    """``values`` plus the ``expr:`` inputs, computed from them (a zero divisor gives 0)."""
-    out = dict(values)
-    for n, s in specs.items():
-        if s.kind == "expr":
-            try:
-                out[n] = int(eval(s.choices[0], {"__builtins__": {}}, dict(out)))  # noqa: S307
-            except ZeroDivisionError:
-                out[n] = 0
-    return out
-
-
-def _eval_shape(text: str, values: Dict[str, Any]) -> Tuple[int, ...]:
-    inner = text.strip()
-    if inner[:1] + inner[-1:] in ("[]", "()"):
-        inner = inner[1:-1]
-    dims = []
-    for part in _split_top(inner):
-        try:
-            dims.append(int(eval(part, {"__builtins__": {}}, dict(values))))  # noqa: S307
-        except ZeroDivisionError:
-            dims.append(0)
-    return tuple(dims)
 
 
 def make_cases(specs: Dict[str, InputSpec], seed: int = 0, max_cases: Optional[int] = None) -> List[Case]:
@@ -284,7 +116,7 @@ def make_cases(specs: Dict[str, InputSpec], seed: int = 0, max_cases: Optional[i
     first = specs[tensor_names[0]]
     dtypes = tuple((first.opt("dtype") or "|".join(DTYPES)).split("|"))
     # channels_last_3d needs rank 5: it is in the default ranks for that layout only.
-    ranks = _int_or_range(first.opt("rank"), RANKS + (5,))
+    ranks = int_or_range(first.opt("rank"), RANKS + (5,))
     layouts = tuple((first.opt("layout") or "|".join(LAYOUTS)).split("|"))
     if first.opt("strides"):
         layouts = ("strided",)
@@ -328,7 +160,7 @@ def make_cases(specs: Dict[str, InputSpec], seed: int = 0, max_cases: Optional[i
         for j, name in enumerate(tensor_names):
             s = specs[name]
             if s.opt("shape"):
-                shape = _eval_shape(s.opt("shape") or "", vals)
+                shape = eval_shape(s.opt("shape") or "", vals)
             elif j == 0 or shape_cache is None:
                 shape = _shape_for(rank, rng, layout, empty)
             else:
@@ -343,7 +175,7 @@ def make_cases(specs: Dict[str, InputSpec], seed: int = 0, max_cases: Optional[i
                 dt = s.opt("dtype").split("|")[i % len(s.opt("dtype").split("|"))]
             elif j > 0 and i % 3 == 1:  # mixed dtypes across inputs
                 dt = DTYPES[(DTYPES.index(dtype) + 5 * j) % len(DTYPES)] if dtype in DTYPES else dtype
-            strides = _eval_shape(s.opt("strides") or "", vals) if s.opt("strides") else None
+            strides = eval_shape(s.opt("strides") or "", vals) if s.opt("strides") else None
             tensors[name] = TensorCase(dt, len(shape), "strided" if strides else lay, shape,
                                        rg and dt in FLOAT_DTYPES, kind, special=special, strides=strides)
         cases.append(Case(tensors, vals, gmode, len(cases), DEFAULT_DTYPES[i % 4 == 1]))
@@ -474,61 +306,4 @@ def build_inputs(case: Case, device: str, seed: int) -> Dict[str, Any]:
         for name, tc in case.tensors.items():
             out[name] = build_tensor(tc, device, gen)
     out.update(case.values)
-    return out
-
-
-def bench_inputs(specs: Dict[str, InputSpec], numel: int, device: str, requires_grad: bool) -> Dict[str, Any]:
-    """Contiguous float32 inputs of about ``numel`` elements for timing."""
-    gen = torch.Generator().manual_seed(0)
-    vals: Dict[str, Any] = {}
-    for n, s in specs.items():
-        if s.kind == "int":
-            vals[n] = int(s.low)
-        elif s.kind == "float":
-            vals[n] = float(s.low)
-        elif s.kind == "bool":
-            vals[n] = False
-        elif s.kind == "dtype":
-            vals[n] = getattr(torch, s.choices[0])
-        elif s.kind == "value":
-            vals[n] = eval(s.choices[0], {"torch": torch, "__builtins__": __builtins__})  # noqa: S307
-    vals = with_exprs(specs, vals)
-    out: Dict[str, Any] = {}
-    for n, s in specs.items():
-        if s.kind != "tensor":
-            continue
-        if s.opt("shape"):
-            shape = _eval_shape(s.opt("shape") or "", vals)
-        else:
-            ranks = _int_or_range(s.opt("rank"), (1,))
-            shape = bench_shape(numel, max(1, ranks[0]) if ranks[0] else 0)
-        t = torch.randn(shape, generator=gen).to(device)
-        out[n] = t.requires_grad_(requires_grad)
-    out.update(vals)
-    return out
-
-
-def bench_shape(numel: int, rank: int) -> Tuple[int, ...]:
-    """Split a power-of-two element count over ``rank`` dims."""
-    if rank == 0:
-        return ()
-    k = max(0, int(numel).bit_length() - 1)
-    dims = [k // rank] * rank
-    for i in range(k % rank):
-        dims[i] += 1
-    return tuple(2 ** d for d in dims)
-
-
-_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-
-
-def parse_input_args(items: Sequence[str]) -> Dict[str, InputSpec]:
-    """``["n=int:1..4", "x=tensor:rank=3"]`` -> specs."""
-    out: Dict[str, InputSpec] = {}
-    for item in items:
-        name, sep, spec = item.partition("=")
-        name = name.strip()
-        if not sep or not _NAME_RE.match(name):
-            raise SpecError(f"--input wants NAME=SPEC, got {item!r}")
-        out[name] = parse_spec(spec)
     return out
