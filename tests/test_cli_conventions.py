@@ -294,6 +294,16 @@ def test_force_exclude_skips_named_files_in_skipped_directories(tmp_path):
     assert rc == 0 and "v.py" not in out
 
 
+def test_force_exclude_passes_an_excluded_stdin_file_through(tmp_path):
+    """As ruff: with --force-exclude, an excluded --stdin-filename is echoed, not linted."""
+    (tmp_path / "pyproject.toml").write_text('[tool.torchcopy]\nexclude = ["vendored"]\n')
+    name = os.path.join("vendored", "v.py")
+    rc, out, err = run("--force-exclude", "--stdin-filename", name, "-", cwd=tmp_path, stdin=EXAMPLE.encode())
+    assert rc == 0 and out == EXAMPLE and "TRC" not in err
+    rc, out, err = run("--stdin-filename", name, "-", cwd=tmp_path, stdin=EXAMPLE.encode())
+    assert rc == 1 and out == FIXED
+
+
 def _git(*args, cwd):
     subprocess.run(["git", *args], cwd=str(cwd), check=True, capture_output=True)
 
@@ -318,6 +328,19 @@ def test_gitignored_files_are_skipped_in_directory_walks(tmp_path):
     (tmp_path / "pyproject.toml").write_text("[tool.torchcopy]\nrespect-gitignore = false\n")
     rc, out, _ = run("--check", ".", cwd=tmp_path)
     assert len({line.split(":")[0] for line in out.splitlines()}) == 3
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+def test_a_gitignored_directory_named_explicitly_is_walked(tmp_path):
+    """As ruff: naming a directory git ignores (a vendored tree, a corpus) lints it."""
+    _git("init", "-q", ".", cwd=tmp_path)
+    (tmp_path / ".gitignore").write_text("vendor/\n")
+    (tmp_path / "vendor" / "pkg").mkdir(parents=True)
+    (tmp_path / "vendor" / "pkg" / "a.py").write_text(EXAMPLE)
+    for named in ("vendor", "vendor/pkg"):
+        rc, out, _ = run("--check", named, cwd=tmp_path)
+        assert rc == 1 and "a.py:3:" in out, named
+    assert run("--check", ".", cwd=tmp_path)[0] == 0
 
 
 def test_gitignore_means_nothing_outside_a_git_work_tree(tmp_path):

@@ -4,7 +4,7 @@ flake8-torchcopy to files, directories, notebooks or stdin, and report what is l
 Run ``torchcopy-fix --help`` for the options and docs/cli.md for the whole story.
 Exit status: 0 nothing left to do; 1 files were rewritten, findings are left or
 ``--diff`` has a diff; 2 a usage or configuration error, or a file that could
-not be read or parsed (such a file is never written).
+not be read, parsed or written (such a file is left as it was).
 """
 from __future__ import annotations
 
@@ -49,7 +49,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog=PROG,
         description="Fix PyTorch copy/view idioms found by flake8-torchcopy (TRC codes).",
         epilog="Exit status: 0 nothing left to do, 1 files rewritten or findings left "
-        "(or --diff has a diff), 2 usage/config error or unreadable/unparsable file.",
+        "(or --diff has a diff), 2 usage/config error or a file that could not be read, parsed "
+        "or written.",
     )
     p.add_argument("paths", nargs="*", metavar="PATH",
                    help="files or directories (default: the current directory); '-' reads stdin")
@@ -153,11 +154,15 @@ def _main(argv: Optional[Sequence[str]]) -> int:
             return 2
 
     errors: List[Tuple[str, str]] = []
+    exclude = settings.excluded if settings.exclude else None
     if use_stdin:
-        results = [process_stdin(sys.stdin.buffer.read(), args.stdin_filename or "-", settings)]
+        name, data = args.stdin_filename or "-", sys.stdin.buffer.read()
+        if args.stdin_filename and settings.force_exclude and discovery.force_excluded(name, exclude):
+            results = [FileResult(name, output=data)]  # passed through, as ruff does
+        else:
+            results = [process_stdin(data, name, settings)]
     else:
-        found, errors = discovery.collect(paths, settings.excluded if settings.exclude else None,
-                                          settings.respect_gitignore, settings.force_exclude)
+        found, errors = discovery.collect(paths, exclude, settings.respect_gitignore, settings.force_exclude)
         results = run_files(found, settings)
     return _report(results, errors, settings, use_stdin)
 

@@ -58,26 +58,31 @@ def walk(root: str, exclude: Exclude = None) -> Iterator[str]:
 
 def gitignored(directory: str, paths: Sequence[str]) -> Set[str]:
     """The ``paths`` (found under ``directory``) that git ignores; none outside a git work
-    tree or without git.  Tracked files are never ignored (git's own rule)."""
+    tree or without git.  Tracked files are never ignored (git's own rule).  A directory
+    named on the command line is walked even when git ignores it, as ruff does; git
+    then says every path below it is ignored, so none is skipped."""
     if not paths:
         return set()
     rel = [os.path.relpath(p, directory) for p in paths]
     try:
         proc = subprocess.run(["git", "check-ignore", "--stdin", "-z"], cwd=directory,
-                              input=b"".join(os.fsencode(r) + b"\0" for r in rel),
+                              input=b"".join(os.fsencode(r) + b"\0" for r in [os.curdir, *rel]),
                               capture_output=True, timeout=120)
     except (OSError, subprocess.SubprocessError):
         return set()
     if proc.returncode not in (0, 1):  # 128: not a git work tree
         return set()
     ignored = {os.path.normpath(os.fsdecode(x)) for x in proc.stdout.split(b"\0") if x}
+    if os.curdir in ignored:
+        return set()
     return {p for p, r in zip(paths, rel) if os.path.normpath(r) in ignored}
 
 
-def in_skipped_dir(path: str) -> bool:
-    """Does ``path`` lie in one of the directories a walk skips?"""
+def force_excluded(path: str, exclude: Exclude) -> bool:
+    """Is a file named explicitly skipped under ``--force-exclude``: an exclude glob matches
+    it, or it lies in one of the directories a walk skips?"""
     parts = os.path.normpath(os.path.abspath(path)).split(os.sep)[:-1]
-    return any(part in SKIP_DIRS for part in parts)
+    return (exclude is not None and exclude(path)) or any(part in SKIP_DIRS for part in parts)
 
 
 def collect(paths: Sequence[str], exclude: Exclude = None, respect_gitignore: bool = True,
@@ -101,7 +106,7 @@ def collect(paths: Sequence[str], exclude: Exclude = None, respect_gitignore: bo
                 if f not in ignored:
                     add(f, False)
         elif os.path.lexists(p):
-            if force_exclude and ((exclude is not None and exclude(p)) or in_skipped_dir(p)):
+            if force_exclude and force_excluded(p, exclude):
                 continue
             add(p, True)
         else:

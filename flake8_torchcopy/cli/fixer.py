@@ -11,6 +11,7 @@ from typing import Dict, List, Optional, Tuple
 
 from ..engine import fix_rounds, lint_source
 from ..finding import Finding
+from ..source import split_after_lf
 from . import files, noqa
 from .files import BadInput
 from .results import (AppliedFix, EditRecord, FileResult, FixRecord, Record, UnverifiedFix,
@@ -38,8 +39,7 @@ def compile_error(text: str, name: str) -> Optional[str]:
 
 def unified_diff(path: str, old: str, new: str) -> str:
     lines = []
-    for line in difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True),
-                                     fromfile=path, tofile=path):
+    for line in difflib.unified_diff(split_after_lf(old), split_after_lf(new), fromfile=path, tofile=path):
         if not line.endswith("\n"):
             line += "\n\\ No newline at end of file\n"
         lines.append(line)

@@ -120,7 +120,10 @@ class NotebookSource(SourceFile):
         return self.notebook.file_position(code_cell, char)
 
     def fixed(self, document: str) -> "NotebookSource":
-        return NotebookSource(self.path, Notebook(document), self.encoding)
+        try:
+            return NotebookSource(self.path, Notebook(document), self.encoding)
+        except NotebookError as exc:
+            raise BadInput(f"internal error: {exc} (please report)") from None
 
     def render(self, text: str) -> str:
         try:
