@@ -9,7 +9,6 @@ import sys
 import pytest
 
 from flake8_torchcopy import cli
-from flake8_torchcopy.cli import vetting
 
 pytest.importorskip("torch")
 
@@ -118,10 +117,51 @@ def test_a_mismatching_fix_is_not_applied_and_names_the_property(tmp_path, monke
     assert f.read_text() == SAFE
     assert f"{f}:3:5: TRC103 fix not applied: mismatch in is_inference (cpu #5 x=float32[2, 3] [inference])" in out
     assert "1 left" in err
-    # the fix was verified alone, with the modest case count, once (the verdict is cached)
+    # the fix was verified alone, on the full matrix, once (the verdict is cached)
     assert len(calls) == 1
     assert calls[0][:2] == (SAFE, SAFE_FIXED)
-    assert calls[0][2].get("max_cases") == vetting.VERIFY_MAX_CASES
+    assert calls[0][2].get("max_cases") is None
+
+
+def test_verify_max_cases_samples_the_matrix(tmp_path, monkeypatch, capsys):
+    f = tmp_path / "a.py"
+    f.write_text(SAFE)
+    calls = []
+    monkeypatch.setattr(verify_mod, "verify_fix", fake_verify("equivalent", calls))
+    assert cli.main(["--verify", "--verify-max-cases", "20", "-j", "1", str(f)]) == 1
+    assert calls[0][2].get("max_cases") == 20
+    assert cli.main(["--verify-max-cases", "20", str(f)]) == 2  # needs --verify
+    capsys.readouterr()
+
+
+@pytest.mark.parametrize("mode", [[], ["--diff"], ["--check"]])
+def test_one_message_per_state_in_every_mode(tmp_path, monkeypatch, capsys, mode):
+    f = tmp_path / "a.py"
+    for status, fields, extra, expected in (
+            ("unverified", {"reason": "nope"}, [], "TRC103 fix unverified: nope"),
+            ("unverified", {"reason": "nope"}, ["--require-verified"], "TRC103 fix not applied: unverified: nope"),
+            ("mismatch", MISMATCH, [], "TRC103 fix not applied: mismatch in is_inference (cpu #5")):
+        f.write_text(SAFE)
+        monkeypatch.setattr(verify_mod, "verify_fix", fake_verify(status, **fields))
+        cli.main(["--verify", "-j", "1", *extra, *mode, str(f)])
+        out, err = capsys.readouterr()  # --diff: the findings go to stderr, the diff to stdout
+        assert f"{f}:3:5: {expected}" in out + err, (mode, out, err)
+        assert "would not be applied" not in out + err
+        accepted = status == "unverified" and not extra
+        summary_counts_it = "1 fixable" in err or "Fixed 1" in err or "Would fix 1" in err
+        assert summary_counts_it == accepted, (mode, extra, err)
+
+
+def test_the_rewrite_is_verified_as_applied(tmp_path):
+    """The safe TRC107 fix: the inner pair (from_numpy(...) -> detach()) differs, the whole
+    expression as applied does not, so the fix is applied."""
+    src = "import torch\nt = torch.randn(3)\ny = torch.from_numpy(t.detach().numpy()).clone()\n"
+    (tmp_path / "a.py").write_text(src)
+    rc, out, err = run("--verify", "--verify-max-cases", "100", "a.py", cwd=tmp_path)
+    assert rc == 1, out + err
+    assert (tmp_path / "a.py").read_text() == src.replace("torch.from_numpy(t.detach().numpy()).clone()",
+                                                          "t.detach().clone()")
+    assert "not applied" not in out
 
 
 def test_the_same_rewrite_is_verified_once(tmp_path, monkeypatch, capsys):

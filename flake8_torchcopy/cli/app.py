@@ -83,6 +83,9 @@ def build_parser() -> argparse.ArgumentParser:
                    "change behaviour are not applied (needs torch; slow)")
     p.add_argument("--require-verified", action="store_true",
                    help="with --verify: do not apply fixes that could not be verified either")
+    p.add_argument("--verify-max-cases", type=int, default=None, metavar="N",
+                   help="with --verify: verify each fix on a seeded sample of N input cases "
+                   "(default: the verifier's full matrix, about 500 per tensor input)")
     p.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     return p
 
@@ -138,6 +141,9 @@ def _main(argv: Optional[Sequence[str]]) -> int:
     settings = Settings.from_run(args, cfg)
     if settings.require_verified and not settings.verify:
         _err(f"{PROG}: error: --require-verified needs --verify")
+        return 2
+    if settings.verify_max_cases is not None and (not settings.verify or settings.verify_max_cases < 1):
+        _err(f"{PROG}: error: --verify-max-cases needs --verify and a number of at least 1")
         return 2
     vetting.start_run()
     if settings.verify:

@@ -90,7 +90,9 @@ def process_data(data: bytes, path: str, settings: Settings, explicit: bool = Tr
     if noqa.file_is_skipped(src.text) or not rules or not src.text:
         return result
 
-    vetter = Vetter(settings.unsafe, settings.require_verified) if settings.verify else None
+    vetter = None
+    if settings.verify:
+        vetter = Vetter(settings.unsafe, settings.require_verified, settings.verify_max_cases)
     new, applied, left = _lint_and_fix(src, rules, settings, vetter)
     fixed_src = src
     verdicts: Dict[Finding, Verification] = vetter.verdicts if vetter else {}

@@ -13,14 +13,16 @@ from .settings import PROG, Settings
 OUTPUT_FORMATS = ("text", "json", "sarif", "github")
 
 
-def _verification_text(v: Verification, check: bool) -> Optional[str]:
-    """The --verify line of a finding left, or None when its fix verified."""
-    not_applied = "fix would not be applied" if check else "fix not applied"
+def verification_text(v: Verification, require_verified: bool) -> Optional[str]:
+    """The --verify line of a fix, or None when it verified: one text per state, the same
+    in --check, --diff and write mode (a rejected fix is never applied; an unverified one
+    is applied unless --require-verified)."""
     if v.status == "mismatch":
         case = f" ({v.case})" if v.case else ""
-        return f"{not_applied}: mismatch in {v.property or 'a property'}{case}"
+        return f"fix not applied: mismatch in {v.property or 'a property'}{case}"
     if v.status == "unverified":
-        return f"{not_applied}: unverified: {v.reason or 'no case could be run'}"
+        reason = v.reason or "no case could be run"
+        return f"fix not applied: unverified: {reason}" if require_verified else f"fix unverified: {reason}"
     return None
 
 
@@ -28,14 +30,14 @@ def _loc(path: str, r: Record) -> str:
     return location(path, r.cell, r.row, r.col)
 
 
-def format_text(results: Sequence[FileResult], check: bool = False) -> str:
+def format_text(results: Sequence[FileResult], require_verified: bool = False) -> str:
     lines = []
     for res in results:
         notes = []
         for r in res.records:
             lines.append(f"{_loc(res.path, r)}: {r.code} {r.message}")
             if r.verification is not None:
-                note = _verification_text(r.verification, check)
+                note = verification_text(r.verification, require_verified)
                 if note is not None:
                     notes.append(f"{_loc(res.path, r)}: {r.code} {note}")
         for u in res.unverified_applied:
@@ -178,7 +180,7 @@ def format_findings(results: Sequence[FileResult], settings: Settings) -> str:
         return format_sarif(results, settings.rule_codes)
     if fmt == "github":
         return format_github(results)
-    return format_text(results, check=settings.mode == "check")
+    return format_text(results, require_verified=settings.require_verified)
 
 
 def applied_fixes(results: Sequence[FileResult], settings: Settings) -> List[str]:

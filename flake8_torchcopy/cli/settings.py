@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import os
 from dataclasses import dataclass
-from typing import Tuple
+from typing import Optional, Tuple
 
 from ..engine import Options, prefix_len, select_rules
 from ..rules import ALL_RULES, RULES_BY_CODE, Rule
@@ -49,6 +49,7 @@ class Settings:
     respect_gitignore: bool = True
     verify: bool = False  # verify each fix on synthesized inputs before applying it (imports torch)
     require_verified: bool = False  # with verify: do not apply fixes that could not be verified
+    verify_max_cases: Optional[int] = None  # with verify: a sample of the input matrix (None: all)
     output_format: str = "text"
     show_fixes: bool = False
     quiet: bool = False
@@ -74,6 +75,7 @@ class Settings:
             else cfg.respect_gitignore is not False,
             verify=args.verify,
             require_verified=args.require_verified,
+            verify_max_cases=args.verify_max_cases,
             output_format=args.output_format,
             show_fixes=args.show_fixes,
             quiet=args.quiet,

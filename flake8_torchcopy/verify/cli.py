@@ -1,72 +1,24 @@
 """``torchcopy-verify``: check one rewrite, or every fix of every rule (``--rules``).
 
-Exit status: 0 equivalent or improved, 1 mismatch, 2 nothing could be run.
-With ``--rules``: 1 when a safe fix is not equivalent/improved, 2 when no
-example could be verified.
+The arguments and exit codes are defined in :mod:`flake8_torchcopy.verify_entry` (which
+parses them before torch is imported); :func:`run` does the work.
 """
 from __future__ import annotations
 
-import argparse
-import importlib
 import json
-import pkgutil
+import os
 import sys
 from typing import Any, Dict, List, Optional, Sequence
 
-
-def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="torchcopy-verify",
-        description="Check that a PyTorch expression rewrite keeps behaviour, and time it.",
-    )
-    p.add_argument("--before", help="the original expression")
-    p.add_argument("--after", help="the rewritten expression")
-    p.add_argument("--rules", action="store_true", help="verify every fix of every rule from its examples")
-    p.add_argument("--select", default="", help="with --rules: comma-separated rule codes")
-    p.add_argument("--device", default="all", choices=("cpu", "cuda", "all"),
-                   help="cpu, cuda, or all (CPU always, CUDA when available; default)")
-    p.add_argument("--json", metavar="PATH", help="write the report(s) as JSON ('-' for stdout)")
-    p.add_argument("--bench", dest="bench", action="store_true", default=None,
-                   help="time before and after (default: on)")
-    p.add_argument("--no-bench", dest="bench", action="store_false", help="skip timing")
-    p.add_argument("--sizes", help="element counts to time, e.g. '1,16,2^10' "
-                   "(default 2^0..2^24; with --rules up to 2^20)")
-    p.add_argument("--min-run-time", type=float, default=None,
-                   help="seconds per blocked_autorange (default 0.2; with --rules 0.05)")
-    p.add_argument("--plot", metavar="PNG", help="plot before/after time against size (needs matplotlib)")
-    p.add_argument("--input", action="append", default=[], metavar="NAME=SPEC",
-                   help="say what an input is: n=int:1..4, x=tensor:rank=3, d=dtype:float32|int64")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--max-cases", type=int, default=None, help="limit the cases per device")
-    return p
+from ..verify_entry import EXIT_MISMATCH, EXIT_OK, EXIT_UNVERIFIED, EXIT_USAGE, parser
+from .bench import makes_code_run
 
 
 def load_rules() -> List[Any]:
-    """``flake8_torchcopy.rules.ALL_RULES``; while the registry is incomplete,
-    whatever rule modules import on their own."""
-    try:
-        from flake8_torchcopy.rules import ALL_RULES
+    """The rule registry; an import error there is a bug and propagates."""
+    from flake8_torchcopy.rules import ALL_RULES
 
-        return list(ALL_RULES)
-    except ImportError:
-        pass
-    rules = []
-    try:
-        import flake8_torchcopy.rules.base  # noqa: F401 - may fail with the package
-        pkg = sys.modules["flake8_torchcopy.rules"]
-        paths = list(pkg.__path__)
-    except Exception:  # noqa: BLE001
-        return rules
-    for info in pkgutil.iter_modules(paths):
-        if not info.name.startswith("trc"):
-            continue
-        try:
-            mod = importlib.import_module(f"flake8_torchcopy.rules.{info.name}")
-        except Exception:  # noqa: BLE001
-            continue
-        if hasattr(mod, "RULE"):
-            rules.append(mod.RULE)
-    return sorted(rules, key=lambda r: r.code)
+    return list(ALL_RULES)
 
 
 def rule_examples(rules: Sequence[Any]) -> List[Dict[str, Any]]:
@@ -78,7 +30,8 @@ def rule_examples(rules: Sequence[Any]) -> List[Dict[str, Any]]:
                 continue
             before, after = ex.verify
             out.append({"rule": rule.code, "index": i, "before": before, "after": after,
-                        "inputs": dict(ex.inputs or {}), "unsafe": bool(ex.unsafe), "note": ex.note})
+                        "inputs": dict(ex.inputs or {}), "unsafe": bool(ex.unsafe), "note": ex.note,
+                        "code": ex.code, "fixed": ex.fixed})
     return out
 
 
@@ -86,13 +39,19 @@ def _fmt_ratio(r: Optional[float]) -> str:
     return "-" if r is None else f"{r:.2f}x"
 
 
-def _speed_cell(rep, dev: str) -> str:
+def speed_cell(rep, dev: str) -> str:
+    """The speed of a rewrite in one table cell: ratios where both sides ran, and where
+    only the rewrite ran, "makes code run" instead of a ratio."""
     sp = rep.speedup.get(dev) or {}
-    if not sp:
-        return "-"
-    keys = sorted(sp, key=int)
-    lo, hi = keys[0], keys[-1]
-    return f"{_fmt_ratio(sp[lo])} @{lo} / {_fmt_ratio(sp[hi])} @{hi}"
+    runs = makes_code_run(rep.timings, dev)
+    parts = []
+    if sp:
+        keys = list(sp)
+        lo, hi = keys[0], keys[-1]
+        parts.append(_fmt_ratio(sp[lo]) + f" @{lo}" + ("" if lo == hi else f" / {_fmt_ratio(sp[hi])} @{hi}"))
+    if runs:
+        parts.append("makes code run" + ("" if not sp else f" at {', '.join(runs)}"))
+    return "; ".join(parts) or "-"
 
 
 def _rules_table(rows: List[Dict[str, Any]], devices: Sequence[str]) -> str:
@@ -103,9 +62,18 @@ def _rules_table(rows: List[Dict[str, Any]], devices: Sequence[str]) -> str:
         example = f"`{row['before']}` → `{row['after']}`"
         tried = f"{rep.cases} compared / {rep.tried}"
         cells = [row["rule"], example, "unsafe" if row["unsafe"] else "safe", tried, rep.status]
-        cells += [_speed_cell(rep, d) for d in devices]
+        cells += [speed_cell(rep, d) for d in devices]
         lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
     return "\n".join(lines)
+
+
+def _exit_status(reports) -> int:
+    statuses = {r.status for r in reports}
+    if "mismatch" in statuses:
+        return EXIT_MISMATCH
+    if "unverified" in statuses:
+        return EXIT_UNVERIFIED
+    return EXIT_OK
 
 
 def _run_rules(args, sizes, min_run_time) -> int:
@@ -114,11 +82,15 @@ def _run_rules(args, sizes, min_run_time) -> int:
     rules = load_rules()
     if args.select:
         codes = {c.strip() for c in args.select.split(",") if c.strip()}
+        unknown = codes - {r.code for r in rules}
+        if unknown:
+            print(f"torchcopy-verify: unknown rule code(s): {', '.join(sorted(unknown))}", file=sys.stderr)
+            return EXIT_USAGE
         rules = [r for r in rules if r.code in codes]
     examples = rule_examples(rules)
     if not examples:
-        print("torchcopy-verify: no rule examples with a verify pair were found", file=sys.stderr)
-        return 2
+        print("torchcopy-verify: the selected rules have no example with a verify pair", file=sys.stderr)
+        return EXIT_USAGE
     bench = True if args.bench is None else args.bench
     rows = []
     for ex in examples:
@@ -128,10 +100,10 @@ def _run_rules(args, sizes, min_run_time) -> int:
             inputs[name.strip()] = spec
         rep = verify_expressions(ex["before"], ex["after"], inputs=inputs, devices=args.device,
                                  bench=bench, seed=args.seed, sizes=sizes, max_cases=args.max_cases,
-                                 min_run_time=min_run_time)
+                                 min_run_time=min_run_time, repeats=args.repeats)
         rows.append({**ex, "report": rep})
         print(f"{ex['rule']}[{ex['index']}] {rep.status}: {ex['before']} -> {ex['after']}", file=sys.stderr)
-    devices = []
+    devices: List[str] = []
     for row in rows:
         for d in row["report"].devices:
             if d not in devices:
@@ -147,23 +119,30 @@ def _run_rules(args, sizes, min_run_time) -> int:
                  **r["report"].to_dict()} for r in rows]
         _write_json(args.json, data)
     if args.plot:
-        _plot_many(rows, args.plot)
-    if all(r["report"].status == "unverified" for r in rows):
-        return 2
-    bad = [r for r in rows if not r["unsafe"] and not r["report"].ok]
-    return 1 if bad else 0
+        _plot_rules(rows, args.plot)
+    return _exit_status([r["report"] for r in rows if not r["unsafe"]])
 
 
-def _plot_many(rows, path: str) -> None:
+def plot_paths(path: str, codes: Sequence[str]) -> Dict[str, str]:
+    """One file per rule: ``out.svg`` -> ``out-TRC101.svg``...; one rule keeps ``path``."""
+    if len(codes) == 1:
+        return {codes[0]: path}
+    stem, ext = os.path.splitext(path)
+    return {code: f"{stem}-{code}{ext}" for code in codes}
+
+
+def _plot_rules(rows, path: str) -> None:
     from .bench import plot_timings
 
     rows = [r for r in rows if r["report"].timings]
     if not rows:
         raise RuntimeError("nothing was timed, so there is nothing to plot (use --bench)")
-    # One figure per example would be many files: plot the first, name the others by index.
-    for k, row in enumerate(rows):
-        p = path if k == 0 else path.replace(".png", f".{row['rule']}-{row['index']}.png")
-        plot_timings(row["report"].timings, p, f"{row['rule']}: {row['before']} -> {row['after']}")
+    codes = list(dict.fromkeys(r["rule"] for r in rows))
+    for code, file in plot_paths(path, codes).items():
+        panels = [(f"{r['rule']}[{r['index']}] {r['before']} -> {r['after']}", r["report"].timings)
+                  for r in rows if r["rule"] == code]
+        plot_timings(panels, file)
+        print(f"torchcopy-verify: wrote {file}", file=sys.stderr)
 
 
 def _write_json(path: str, data: Any) -> None:
@@ -175,51 +154,66 @@ def _write_json(path: str, data: Any) -> None:
             fh.write(text + "\n")
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
-    args = _parser().parse_args(argv)
+def _run_pair(args, sizes, min_run_time) -> int:
+    from . import resolve_devices, verify_expressions
+    from .specs import SpecError, parse_input_args
+
+    try:
+        inputs = parse_input_args(args.input)
+    except SpecError as exc:
+        print(f"torchcopy-verify: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    bench = True if args.bench is None else args.bench
+    rep = verify_expressions(args.before, args.after, inputs=inputs, devices=args.device, bench=bench,
+                             seed=args.seed, sizes=sizes, max_cases=args.max_cases,
+                             min_run_time=min_run_time, repeats=args.repeats)
+    print(rep.summary())
+    for dev in rep.speedup:
+        sp = rep.speedup[dev]
+        cells = ", ".join(f"{n}: {_fmt_ratio(r)}" for n, r in sp.items())
+        runs = makes_code_run(rep.timings, dev)
+        if runs:
+            cells = "; ".join(c for c in (cells, f"makes code run at {', '.join(runs)}") if c)
+        print(f"  speedup {dev} (before/after, median of {args.repeats} repetitions, geometric mean "
+              f"over requires_grad): {cells or '-'}")
+    if args.json:
+        _write_json(args.json, rep.to_dict())
+    if args.plot and rep.timings:
+        from .bench import plot_timings
+
+        plot_timings([(f"{args.before} -> {args.after}", rep.timings)], args.plot)
+    if resolve_devices(args.device)[1]:
+        return EXIT_USAGE  # the device asked for does not exist here
+    return _exit_status([rep])
+
+
+def run(args) -> int:
     from .bench import DEFAULT_SIZES, RULES_SIZES, parse_sizes
 
     try:
         sizes = parse_sizes(args.sizes) if args.sizes else (RULES_SIZES if args.rules else DEFAULT_SIZES)
     except ValueError as exc:
         print(f"torchcopy-verify: {exc}", file=sys.stderr)
-        return 2
-    min_run_time = args.min_run_time if args.min_run_time is not None else (0.05 if args.rules else 0.2)
+        return EXIT_USAGE
+    if args.repeats < 1:
+        print("torchcopy-verify: --repeats must be at least 1", file=sys.stderr)
+        return EXIT_USAGE
+    min_run_time = args.min_run_time if args.min_run_time is not None else 0.05
+    if not args.rules and (not args.before or not args.after):
+        print("torchcopy-verify: give --before and --after, or --rules", file=sys.stderr)
+        return EXIT_USAGE
     try:
         if args.rules:
             return _run_rules(args, sizes, min_run_time)
-        if not args.before or not args.after:
-            print("torchcopy-verify: give --before and --after, or --rules", file=sys.stderr)
-            return 2
-        from . import verify_expressions
-        from .inputs import SpecError, parse_input_args
-
-        try:
-            inputs = parse_input_args(args.input)
-        except SpecError as exc:
-            print(f"torchcopy-verify: {exc}", file=sys.stderr)
-            return 2
-        bench = True if args.bench is None else args.bench
-        rep = verify_expressions(args.before, args.after, inputs=inputs, devices=args.device, bench=bench,
-                                 seed=args.seed, sizes=sizes, max_cases=args.max_cases,
-                                 min_run_time=min_run_time)
-        print(rep.summary())
-        if rep.speedup:
-            for dev, sp in rep.speedup.items():
-                cells = ", ".join(f"{n}: {_fmt_ratio(r)}" for n, r in sorted(sp.items(), key=lambda kv: int(kv[0])))
-                print(f"  speedup {dev} (before/after, geometric mean over requires_grad): {cells}")
-        if args.json:
-            _write_json(args.json, rep.to_dict())
-        if args.plot:
-            from .bench import plot_timings
-
-            plot_timings(rep.timings, args.plot, f"{args.before} -> {args.after}")
-        if rep.status in ("equivalent", "improved"):
-            return 0
-        return 1 if rep.status == "mismatch" else 2
-    except RuntimeError as exc:
+        return _run_pair(args, sizes, min_run_time)
+    except RuntimeError as exc:  # --plot without matplotlib, or nothing timed
         print(f"torchcopy-verify: {exc}", file=sys.stderr)
-        return 2
+        return EXIT_USAGE
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """``torchcopy-verify`` with torch already importable (tests call this)."""
+    return run(parser().parse_args(argv))
 
 
 if __name__ == "__main__":  # pragma: no cover

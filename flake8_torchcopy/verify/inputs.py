@@ -1,4 +1,4 @@
-"""Input synthesis: parse ``NAME=SPEC`` strings and build a covering set of test cases.
+"""Input synthesis: a covering set of test cases for the SPECs (see :mod:`.specs`).
 
 A case is a plain description (dtype, rank, layout, autograd kind, grad mode, and
 values for non-tensor inputs); :func:`build_inputs` turns it into fresh objects
@@ -7,147 +7,26 @@ on a device, so the expression before and after a fix each get their own copy.
 from __future__ import annotations
 
 import random
-import re
+import warnings
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 import torch
 
-DTYPES: Tuple[str, ...] = (
-    "float32", "float64", "float16", "bfloat16",
-    "int64", "int32", "uint8", "bool", "complex64",
-)
-FLOAT_DTYPES = frozenset({"float32", "float64", "float16", "bfloat16", "complex64"})
-LAYOUTS: Tuple[str, ...] = (
-    "contiguous", "transposed", "permuted", "channels_last", "expanded", "stepped", "offset",
-)
+from .specs import (COMPLEX_DTYPES, DTYPES, FLOAT_DTYPES, LAYOUT_RANKS, LAYOUTS, InputSpec, SpecError,
+                    eval_shape, int_or_range, with_exprs)
+
 RANKS: Tuple[int, ...] = (0, 1, 2, 3, 4)
-# (requires_grad, kind): kind is "leaf", "nonleaf" or "param".
+# (requires_grad, kind): kind is "leaf", "nonleaf", "param" or "inference" (made in inference mode).
 AUTOGRAD: Tuple[Tuple[bool, str], ...] = (
-    (False, "leaf"), (False, "param"), (True, "leaf"), (True, "nonleaf"), (True, "param"),
+    (False, "leaf"), (False, "param"), (False, "inference"), (True, "leaf"), (True, "nonleaf"),
+    (True, "param"),
 )
 GRAD_MODES: Tuple[str, ...] = ("grad", "no_grad", "inference")
 SIZES = (1, 3, 5, 2)  # small, mostly odd, size-1 dims included
-
-IGNORED_NAMES = frozenset({"torch", "copy", "deepcopy", "np", "numpy", "math", "nn", "F"})
-
-
-class SpecError(ValueError):
-    """An input SPEC string that cannot be understood."""
-
-
-@dataclass(frozen=True)
-class InputSpec:
-    """What kind of value an input name stands for.
-
-    ``kind`` is one of ``tensor``, ``int``, ``float``, ``bool``, ``dtype``,
-    ``value``.  Tensor options (all optional): ``rank`` (int or ``a..b``),
-    ``dtype`` (``float32|float64``), ``layout``, ``requires_grad``, ``shape``
-    (``[2,N,3]``; names refer to int inputs).
-    """
-
-    kind: str = "tensor"
-    options: Tuple[Tuple[str, str], ...] = ()
-    low: float = 0
-    high: float = 0
-    choices: Tuple[str, ...] = ()
-    text: str = "tensor"
-
-    def opt(self, key: str, default: Optional[str] = None) -> Optional[str]:
-        for k, v in self.options:
-            if k == key:
-                return v
-        return default
-
-
-def _split_top(text: str, sep: str = ",") -> List[str]:
-    parts, depth, cur = [], 0, ""
-    for ch in text:
-        if ch in "[(":
-            depth += 1
-        elif ch in "])":
-            depth -= 1
-        if ch == sep and depth == 0:
-            parts.append(cur)
-            cur = ""
-        else:
-            cur += ch
-    if cur:
-        parts.append(cur)
-    return [p.strip() for p in parts if p.strip()]
-
-
-def _range(text: str, cast) -> Tuple[Any, Any]:
-    if ".." in text:
-        lo, hi = text.split("..", 1)
-        return cast(lo), cast(hi)
-    return cast(text), cast(text)
-
-
-DTYPE_GROUPS = {
-    "float": "float32|float64|float16|bfloat16",
-    "floating": "float32|float64|float16|bfloat16",
-    "int": "int64|int32|uint8",
-    "integer": "int64|int32|uint8",
-    "complex": "complex64",
-}
-
-
-def _bare_option(word: str) -> Tuple[str, str]:
-    """``tensor:float`` / ``tensor:int64`` / ``tensor:transposed`` shorthands."""
-    w = word.strip().lower()
-    if w in DTYPE_GROUPS:
-        return ("dtype", DTYPE_GROUPS[w])
-    if w in DTYPES or isinstance(getattr(torch, w, None), torch.dtype):
-        return ("dtype", w)
-    if w in LAYOUTS:
-        return ("layout", w)
-    raise SpecError(f"tensor option {word!r}: want KEY=VALUE, a dtype (group) or a layout")
-
-
-def parse_spec(spec: str) -> InputSpec:
-    """Parse ``tensor:rank=3``, ``int:1..4``, ``float:0..1``, ``bool``, ``dtype:float32|int64``,
-    ``value:PYTHON-EXPR``."""
-    spec = spec.strip()
-    kind, _, rest = spec.partition(":")
-    kind = kind.strip().lower()
-    try:
-        if kind == "tensor":
-            opts = []
-            for part in _split_top(rest):
-                if "=" not in part:
-                    opts.append(_bare_option(part))
-                    continue
-                k, v = part.split("=", 1)
-                k = k.strip()
-                if k not in ("rank", "dtype", "layout", "requires_grad", "shape"):
-                    raise SpecError(f"unknown tensor option {k!r}")
-                opts.append((k, v.strip()))
-            return InputSpec("tensor", tuple(opts), text=spec)
-        if kind == "int":
-            lo, hi = _range(rest or "1..4", int)
-            return InputSpec("int", low=lo, high=hi, text=spec)
-        if kind == "float":
-            lo, hi = _range(rest or "0..1", float)
-            return InputSpec("float", low=lo, high=hi, text=spec)
-        if kind == "bool":
-            return InputSpec("bool", text=spec)
-        if kind == "dtype":
-            names = tuple(n.strip() for n in (rest or "float32").split("|") if n.strip())
-            for n in names:
-                if not isinstance(getattr(torch, n, None), torch.dtype):
-                    raise SpecError(f"unknown dtype {n!r}")
-            return InputSpec("dtype", choices=names, text=spec)
-        if kind == "value":
-            if not rest:
-                raise SpecError("value: needs a Python expression")
-            return InputSpec("value", choices=(rest,), text=spec)
-    except (TypeError, ValueError) as exc:
-        if isinstance(exc, SpecError):
-            raise
-        raise SpecError(f"bad SPEC {spec!r}: {exc}") from exc
-    raise SpecError(f"unknown input kind {kind!r} in {spec!r}")
-
+# Values put into float tensors every few cases: NaN/inf/-0.0, subnormals, values near the max.
+SPECIALS: Tuple[str, ...] = ("nan/inf", "subnormal", "large")
+DEFAULT_DTYPES: Tuple[str, ...] = ("float32", "float64")
 
 @dataclass
 class TensorCase:
@@ -157,12 +36,13 @@ class TensorCase:
     shape: Tuple[int, ...]
     requires_grad: bool = False
     kind: str = "leaf"
-    special: bool = False  # put NaN / inf / -0.0 in float tensors
+    special: str = ""  # one of SPECIALS, or "" for plain random values
+    strides: Optional[Tuple[int, ...]] = None  # with layout "strided": these exact strides
 
     def describe(self) -> str:
-        ag = {"leaf": "leaf", "nonleaf": "non-leaf", "param": "Parameter"}[self.kind]
+        ag = {"leaf": "leaf", "nonleaf": "non-leaf", "param": "Parameter", "inference": "inference tensor"}[self.kind]
         rg = " requires_grad" if self.requires_grad else ""
-        sp = " +nan/inf" if self.special else ""
+        sp = f" +{self.special}" if self.special else ""
         return f"{self.dtype}{list(self.shape)} {self.layout} {ag}{rg}{sp}"
 
 
@@ -172,33 +52,34 @@ class Case:
     values: Dict[str, Any] = field(default_factory=dict)
     grad_mode: str = "grad"
     index: int = 0
+    default_dtype: str = "float32"
 
     def describe(self) -> str:
         parts = [f"{n}={tc.describe()}" for n, tc in self.tensors.items()]
         parts += [f"{n}={v!r}" for n, v in self.values.items()]
-        return f"#{self.index} " + ", ".join(parts) + f" [{self.grad_mode}]"
+        dd = "" if self.default_dtype == "float32" else f", default dtype {self.default_dtype}"
+        return f"#{self.index} " + ", ".join(parts) + f" [{self.grad_mode}{dd}]"
 
 
-def _int_or_range(text: Optional[str], default: Sequence[int]) -> Tuple[int, ...]:
-    if text is None:
-        return tuple(default)
-    lo, hi = _range(text, int)
-    return tuple(range(lo, hi + 1))
-
-
-def _shape_for(rank: int, rng: random.Random) -> Tuple[int, ...]:
-    shape = [rng.choice(SIZES) for _ in range(rank)]
-    if rank >= 2 and all(s == 1 for s in shape):
-        shape[-1] = 3
+def _shape_for(rank: int, rng: random.Random, layout: str = "contiguous", empty: bool = False) -> Tuple[int, ...]:
+    """Sizes from SIZES; channels_last(_3d) get channel and spatial dims above 1 (so the
+    layout is real), and ``empty`` puts a zero-size dim in."""
+    if layout in ("channels_last", "channels_last_3d"):
+        shape = [rng.choice(SIZES)] + [rng.choice((2, 3, 5)) for _ in range(rank - 1)]
+    else:
+        shape = [rng.choice(SIZES) for _ in range(rank)]
+        if rank >= 2 and all(s == 1 for s in shape):
+            shape[-1] = 3
+    if empty and rank >= 1:
+        shape[rng.randrange(rank)] = 0
     return tuple(shape)
 
 
-def _eval_shape(text: str, values: Dict[str, Any]) -> Tuple[int, ...]:
-    inner = text.strip().strip("[]()")
-    dims = []
-    for part in _split_top(inner):
-        dims.append(int(eval(part, {"__builtins__": {}}, dict(values))))  # noqa: S307
-    return tuple(dims)
+def layout_applies(layout: str, dtype: str, rank: int) -> bool:
+    ranks = LAYOUT_RANKS.get(layout)
+    if layout == "conj" and dtype not in COMPLEX_DTYPES:
+        return False
+    return ranks is None or rank in ranks
 
 
 def make_cases(specs: Dict[str, InputSpec], seed: int = 0, max_cases: Optional[int] = None) -> List[Case]:
@@ -226,7 +107,7 @@ def make_cases(specs: Dict[str, InputSpec], seed: int = 0, max_cases: Optional[i
                 vals[n] = getattr(torch, s.choices[i % len(s.choices)])
             elif s.kind == "value":
                 vals[n] = eval(s.choices[0], {"torch": torch, "__builtins__": __builtins__})  # noqa: S307
-        return vals
+        return with_exprs(other, vals)
 
     if not tensor_names:
         n = max(1, min(8, max_cases or 8))
@@ -234,12 +115,20 @@ def make_cases(specs: Dict[str, InputSpec], seed: int = 0, max_cases: Optional[i
 
     first = specs[tensor_names[0]]
     dtypes = tuple((first.opt("dtype") or "|".join(DTYPES)).split("|"))
-    ranks = _int_or_range(first.opt("rank"), RANKS)
+    # channels_last_3d needs rank 5: it is in the default ranks for that layout only.
+    ranks = int_or_range(first.opt("rank"), RANKS + (5,))
     layouts = tuple((first.opt("layout") or "|".join(LAYOUTS)).split("|"))
+    if first.opt("strides"):
+        layouts = ("strided",)
     for d in dtypes:
         if d not in DTYPES and not isinstance(getattr(torch, d, None), torch.dtype):
             raise SpecError(f"unknown dtype {d!r}")
-    combos = [(d, layout, r) for d in dtypes for layout in layouts for r in ranks]
+    unrestricted_rank = first.opt("rank") is None
+    combos = [(d, layout, r) for d in dtypes for layout in layouts for r in ranks
+              if (layout_applies(layout, d, r) or layout not in LAYOUT_RANKS)
+              and (r < 5 or layout == "channels_last_3d" or not unrestricted_rank)]
+    if not combos:  # a restriction no layout fits: plain tensors of those ranks
+        combos = [(d, "contiguous", r) for d in dtypes for r in ranks]
     rng.shuffle(combos)
 
     rg_opt = first.opt("requires_grad")
@@ -264,14 +153,16 @@ def make_cases(specs: Dict[str, InputSpec], seed: int = 0, max_cases: Optional[i
         else:
             rg, kind, gmode = plain_ag[pi % len(plain_ag)]
             pi += 1
+        special = SPECIALS[(i // 5) % len(SPECIALS)] if i % 5 == 3 else ""
+        empty = i % 6 == 2
         tensors: Dict[str, TensorCase] = {}
         shape_cache: Optional[Tuple[int, ...]] = None
         for j, name in enumerate(tensor_names):
             s = specs[name]
             if s.opt("shape"):
-                shape = _eval_shape(s.opt("shape") or "", vals)
+                shape = eval_shape(s.opt("shape") or "", vals)
             elif j == 0 or shape_cache is None:
-                shape = _shape_for(rank, rng)
+                shape = _shape_for(rank, rng, layout, empty)
             else:
                 shape = shape_cache
             if j == 0:
@@ -282,8 +173,12 @@ def make_cases(specs: Dict[str, InputSpec], seed: int = 0, max_cases: Optional[i
             dt = dtype
             if j > 0 and s.opt("dtype"):
                 dt = s.opt("dtype").split("|")[i % len(s.opt("dtype").split("|"))]
-            tensors[name] = TensorCase(dt, len(shape), lay, shape, rg, kind, special=(i % 7 == 3))
-        cases.append(Case(tensors, vals, gmode, len(cases)))
+            elif j > 0 and i % 3 == 1:  # mixed dtypes across inputs
+                dt = DTYPES[(DTYPES.index(dtype) + 5 * j) % len(DTYPES)] if dtype in DTYPES else dtype
+            strides = eval_shape(s.opt("strides") or "", vals) if s.opt("strides") else None
+            tensors[name] = TensorCase(dt, len(shape), "strided" if strides else lay, shape,
+                                       rg and dt in FLOAT_DTYPES, kind, special=special, strides=strides)
+        cases.append(Case(tensors, vals, gmode, len(cases), DEFAULT_DTYPES[i % 4 == 1]))
 
     # A few cases where several tensor inputs have different shapes / ranks.
     if len(tensor_names) > 1:
@@ -301,7 +196,16 @@ def make_cases(specs: Dict[str, InputSpec], seed: int = 0, max_cases: Optional[i
     return cases
 
 
-def _values(shape: Tuple[int, ...], dtype: torch.dtype, gen: torch.Generator, special: bool) -> torch.Tensor:
+def _special_values(dtype: torch.dtype, special: str) -> List[float]:
+    info = torch.finfo(dtype)
+    if special == "subnormal":
+        return [info.tiny / 4, -info.tiny / 2, info.tiny * 0.75]
+    if special == "large":
+        return [info.max * 0.75, -info.max, info.max]
+    return [float("nan"), float("inf"), -0.0, float("-inf")]
+
+
+def _values(shape: Tuple[int, ...], dtype: torch.dtype, gen: torch.Generator, special: str) -> torch.Tensor:
     if dtype == torch.bool:
         return torch.randint(0, 2, shape, generator=gen).bool()
     if dtype == torch.uint8:
@@ -314,16 +218,27 @@ def _values(shape: Tuple[int, ...], dtype: torch.dtype, gen: torch.Generator, sp
         t = torch.randn(shape, generator=gen, dtype=torch.float64).to(dtype)
     if special and t.numel() >= 1:
         flat = t.view(-1)
-        specials = [float("nan"), float("inf"), -0.0, float("-inf")]
+        specials = _special_values(t.real.dtype if dtype.is_complex else dtype, special)
         for k in range(min(len(specials), flat.numel())):
             flat[k] = specials[k]
     return t
 
 
-def _layout(base_shape: Tuple[int, ...], layout: str):
+def _neg_view(t: torch.Tensor) -> torch.Tensor:
+    """A tensor with the negative bit set; raises where its dtype has no negation (bool,
+    float8), so that case counts as unsupported rather than failing inside a comparison."""
+    view = torch._neg_view(t)
+    view.resolve_neg()
+    return view
+
+
+def _layout(base_shape: Tuple[int, ...], layout: str, strides: Optional[Tuple[int, ...]] = None):
     """(storage shape, function from storage tensor to a tensor of ``base_shape``)."""
     shape = tuple(base_shape)
     r = len(shape)
+    if layout == "strided" and strides is not None:
+        span = 1 + sum((n - 1) * st for n, st in zip(shape, strides)) if 0 not in shape else 0
+        return (span,), lambda t: t.as_strided(shape, strides)
     if layout == "transposed" and r >= 2:
         st = shape[:-2] + (shape[-1], shape[-2])
         return st, lambda t: t.transpose(-1, -2)
@@ -334,6 +249,17 @@ def _layout(base_shape: Tuple[int, ...], layout: str):
     if layout == "channels_last" and r == 4:
         n, c, h, w = shape
         return (n, h, w, c), lambda t: t.permute(0, 3, 1, 2)
+    if layout == "channels_last_3d" and r == 5:
+        n, c, d, h, w = shape
+        return (n, d, h, w, c), lambda t: t.permute(0, 4, 1, 2, 3)
+    if layout == "conj":
+        return shape, lambda t: t.conj()
+    if layout == "neg":
+        return shape, _neg_view
+    if layout == "sparse_coo" and r >= 1:
+        return shape, lambda t: t.to_sparse()
+    if layout == "sparse_csr" and r == 2:
+        return shape, lambda t: t.to_sparse_csr()
     if layout == "expanded" and r >= 1:
         d = max(range(r), key=lambda i: shape[i])
         st = shape[:d] + (1,) + shape[d + 1:]
@@ -351,8 +277,11 @@ def _layout(base_shape: Tuple[int, ...], layout: str):
 
 def build_tensor(tc: TensorCase, device: str, gen: torch.Generator) -> torch.Tensor:
     dtype = getattr(torch, tc.dtype)
-    storage_shape, view = _layout(tc.shape, tc.layout)
+    storage_shape, view = _layout(tc.shape, tc.layout, tc.strides)
     data = _values(storage_shape, dtype, gen, tc.special).to(device)
+    if tc.kind == "inference":
+        with torch.inference_mode():
+            return view(data.clone())
     if tc.kind == "param":
         return torch.nn.Parameter(view(data), requires_grad=tc.requires_grad)
     if not tc.requires_grad:
@@ -372,63 +301,9 @@ def build_inputs(case: Case, device: str, seed: int) -> Dict[str, Any]:
     """Fresh inputs for one case; raises when the case cannot be constructed."""
     gen = torch.Generator().manual_seed(seed * 1_000_003 + case.index)
     out: Dict[str, Any] = {}
-    for name, tc in case.tensors.items():
-        out[name] = build_tensor(tc, device, gen)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # sparse CSR's "beta state" warning
+        for name, tc in case.tensors.items():
+            out[name] = build_tensor(tc, device, gen)
     out.update(case.values)
-    return out
-
-
-def bench_inputs(specs: Dict[str, InputSpec], numel: int, device: str, requires_grad: bool) -> Dict[str, Any]:
-    """Contiguous float32 inputs of about ``numel`` elements for timing."""
-    gen = torch.Generator().manual_seed(0)
-    vals: Dict[str, Any] = {}
-    for n, s in specs.items():
-        if s.kind == "int":
-            vals[n] = int(s.low)
-        elif s.kind == "float":
-            vals[n] = float(s.low)
-        elif s.kind == "bool":
-            vals[n] = False
-        elif s.kind == "dtype":
-            vals[n] = getattr(torch, s.choices[0])
-        elif s.kind == "value":
-            vals[n] = eval(s.choices[0], {"torch": torch, "__builtins__": __builtins__})  # noqa: S307
-    out: Dict[str, Any] = {}
-    for n, s in specs.items():
-        if s.kind != "tensor":
-            continue
-        if s.opt("shape"):
-            shape = _eval_shape(s.opt("shape") or "", vals)
-        else:
-            ranks = _int_or_range(s.opt("rank"), (1,))
-            shape = bench_shape(numel, max(1, ranks[0]) if ranks[0] else 0)
-        t = torch.randn(shape, generator=gen).to(device)
-        out[n] = t.requires_grad_(requires_grad)
-    out.update(vals)
-    return out
-
-
-def bench_shape(numel: int, rank: int) -> Tuple[int, ...]:
-    """Split a power-of-two element count over ``rank`` dims."""
-    if rank == 0:
-        return ()
-    k = max(0, int(numel).bit_length() - 1)
-    dims = [k // rank] * rank
-    for i in range(k % rank):
-        dims[i] += 1
-    return tuple(2 ** d for d in dims)
-
-
-_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-
-
-def parse_input_args(items: Sequence[str]) -> Dict[str, InputSpec]:
-    """``["n=int:1..4", "x=tensor:rank=3"]`` -> specs."""
-    out: Dict[str, InputSpec] = {}
-    for item in items:
-        name, sep, spec = item.partition("=")
-        name = name.strip()
-        if not sep or not _NAME_RE.match(name):
-            raise SpecError(f"--input wants NAME=SPEC, got {item!r}")
-        out[name] = parse_spec(spec)
     return out
