@@ -16,6 +16,7 @@ from ..source import SourceIndex
 from . import layout as L
 from . import torchapi as api
 from . import torchsem as sem
+from . import yields
 from .narrowing import narrow
 from .symbolic import Mono, Sym
 from .torchsem import TENSOR_TYPES, const_int, dim_size, is_tensorish
@@ -133,6 +134,8 @@ class Evaluator:
         return tuple(Value(NOT, mono=m) for m in monos)
 
     def element_of(self, v: Value) -> Value:
+        if v.item is not None:
+            return v.item
         if is_tensorish(v):
             if v.sizes:
                 return sem.index_layout(v, 1)
@@ -392,7 +395,11 @@ class Evaluator:
             i = const_int(node.slice)
             if i is not None and -len(base.elems) <= i < len(base.elems):
                 return base.elems[i]
-            return UNKNOWN_VALUE
+            return base.item or UNKNOWN_VALUE
+        if base.mapped is not None:
+            return base.mapped
+        if base.item is not None and isinstance(node.slice, ast.Constant):
+            return base.item
         if isinstance(node.value, ast.Attribute) and node.value.attr == "shape":
             i = const_int(node.slice)
             owner = self.cache.get(id(node.value.value))
@@ -426,6 +433,10 @@ class Evaluator:
             name = node.func.id
             if name == "int" and len(args) == 1 and self.mono_of(node.args[0], args[0]) is not None:
                 return Value(NOT, mono=self.mono_of(node.args[0], args[0]))
+            container = yields.builtin_yield(name, [self.element_of(a) for a in args]) \
+                if name in yields.BUILTINS and not node.keywords else None
+            if container is not None:
+                return container
             if name in api.NON_TENSOR_BUILTINS:
                 return NOT_VALUE
         return UNKNOWN_VALUE
