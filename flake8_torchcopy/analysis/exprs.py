@@ -10,6 +10,7 @@ statements and joins are the walker's (:mod:`.flow`).
 from __future__ import annotations
 
 import ast
+from collections import Counter
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..source import SourceIndex
@@ -18,6 +19,7 @@ from . import torchapi as api
 from . import torchsem as sem
 from . import yields
 from .narrowing import narrow
+from .summaries import store_counts, tensor_attributes
 from .symbolic import Mono, Sym
 from .torchsem import TENSOR_TYPES, const_int, dim_size, is_tensorish
 from .values import ANNOTATED, NOT, NOT_VALUE, TENSOR, UNKNOWN, UNKNOWN_VALUE, Value, join
@@ -43,6 +45,26 @@ class Evaluator:
         self.evidence: List[str] = []
         self.conditional = 0  # >0 inside code a statement may not run (IfExp arms, `and`/`or`, lambdas)
         self._expr_handlers: Dict[type, Optional[Callable]] = {}
+        self.method_of: Optional[ast.ClassDef] = None  # the class of the method being walked
+        self.self_value: Optional[Value] = None  # and its first parameter
+        self.class_attrs: Dict[int, Dict[str, bool]] = {}
+        self.attr_stores: Optional[Counter] = None  # stores of each .attr in the module's text
+
+    def attribute_is_tensor(self, attr: str) -> bool:
+        """Is ``self.<attr>`` a tensor in the method being walked (module summary)?"""
+        cls = self.method_of
+        if cls is None:
+            return False
+        attrs = self.class_attrs.get(id(cls))
+        if attrs is None:
+            if "setattr(" in self.source or "__dict__" in self.source:
+                attrs = {}  # attributes may be set where the text does not show it
+            else:
+                if self.attr_stores is None:
+                    self.attr_stores = store_counts(self.source)
+                attrs = tensor_attributes(cls, self.attr_stores, self.static_qualname)
+            self.class_attrs[id(cls)] = attrs
+        return attrs.get(attr, False)
 
     def lookup(self, name: str) -> Value:
         v = self.env.get(name)
@@ -384,6 +406,9 @@ class Evaluator:
             return sem.attribute_layout(base, attr)
         if base.kind == UNKNOWN and base.sizes is not None and attr in ("T", "mT", "mH", "H"):
             return sem.attribute_layout(base, attr)
+        if self.self_value is not None and isinstance(node.value, ast.Name) \
+                and self.lookup(node.value.id) is self.self_value and self.attribute_is_tensor(attr):
+            return Value(TENSOR)
         if isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
             return Value(UNKNOWN, mono=Mono.sym(Sym(f"{node.value.id}.{attr}", "attr")))
         return UNKNOWN_VALUE

@@ -36,6 +36,7 @@ class FlowWalker(Evaluator):
         self.deferred: List[Tuple[ast.AST, Env, bool]] = []
         self.loops: List[Dict[str, List[Env]]] = []
         self.stmt_range = (0, 0)
+        self.method_class: Dict[int, ast.ClassDef] = {}
         self._default_device: Optional[bool] = None
         self._stmt_handlers: Dict[type, Optional[Callable]] = {}
 
@@ -95,6 +96,8 @@ class FlowWalker(Evaluator):
         self.outer = outer
         self.env = {}
         self.in_jit = jit
+        self.method_of = self.method_class.get(id(func))
+        self.self_value = None
         args = func.args
         params = args.posonlyargs + args.args + args.kwonlyargs
         for a in params:
@@ -102,6 +105,9 @@ class FlowWalker(Evaluator):
         for a in (args.vararg, args.kwarg):
             if a is not None:
                 self.env[a.arg] = NOT_VALUE
+        if self.method_of is not None and params and not any(
+                isinstance(d, ast.Name) and d.id == "staticmethod" for d in func.decorator_list):
+            self.self_value = self.env[params[0].arg] = Value(UNKNOWN)
         self.loops = []
         self.block(func.body)
 
@@ -211,6 +217,7 @@ class FlowWalker(Evaluator):
         for i, (func, outer, jit) in enumerate(self.deferred):
             if outer is not None and any(func is b for b in s.body):
                 self.deferred[i] = (func, self.outer, jit)
+                self.method_class[id(func)] = s
         self.env, self.outer, self.loops = saved_env, saved_outer, saved_loops
         torch_base = any((self.static_qualname(b) or "").startswith("torch") for b in s.bases)
         self.env[s.name] = Value(local_def=True, is_class=not torch_base)

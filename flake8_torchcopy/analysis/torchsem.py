@@ -23,6 +23,11 @@ NON_TENSOR_QUALNAMES = frozenset(
 )
 
 TENSOR_TYPES = frozenset({"torch.Tensor", "torch.nn.Parameter", "torch.nn.parameter.Parameter"})
+# Calls that always make a tensor, by qualified name.
+TENSOR_CONSTRUCTORS = frozenset(
+    {"torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.nn.Buffer"}
+    | {"torch." + f for f in api.TENSOR_FUNCTIONS}
+)
 # Methods whose effect on sizes and strides is tracked even when the receiver's
 # tensor-ness is unknown (a view with sizes is torch's; the kind stays unknown).
 _LAYOUT_METHODS = frozenset(

@@ -41,6 +41,11 @@ class DeepcopyTensor(Rule):
         Example(code="import copy\nimport torch\ndef f():\n    x = torch.randn(4, 3)\n"
                      "    for a, b in zip(x.unbind(0), x.chunk(4)):\n        copy.deepcopy(b)\n",
                 note="unbind/split/chunk yield tensors, through zip and enumerate"),
+        Example(code="import copy\nimport torch\nfrom torch import nn\nclass M(nn.Module):\n"
+                     "    def __init__(self):\n        super().__init__()\n"
+                     "        self.register_buffer('mean', torch.zeros(3))\n"
+                     "    def snapshot(self):\n        return copy.deepcopy(self.mean)\n",
+                note="a class's own attribute, registered as a buffer in __init__"),
     )
 
     def check(self, node: ast.Call, ctx) -> None:
