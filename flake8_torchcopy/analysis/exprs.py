@@ -19,7 +19,7 @@ from . import torchapi as api
 from . import torchsem as sem
 from . import yields
 from .narrowing import narrow
-from .summaries import store_counts, tensor_attributes
+from .summaries import returns_tensor, store_counts, tensor_attributes
 from .symbolic import Mono, Sym
 from .torchsem import TENSOR_TYPES, const_int, dim_size, is_tensorish
 from .values import ANNOTATED, NOT, NOT_VALUE, TENSOR, UNKNOWN, UNKNOWN_VALUE, Value, join
@@ -48,6 +48,8 @@ class Evaluator:
         self.method_of: Optional[ast.ClassDef] = None  # the class of the method being walked
         self.self_value: Optional[Value] = None  # and its first parameter
         self.class_attrs: Dict[int, Dict[str, bool]] = {}
+        self.module_defs: Dict[int, ast.AST] = {}  # id of the value a module-level def bound -> def
+        self.tensor_returns: Dict[int, bool] = {}
         self.attr_stores: Optional[Counter] = None  # stores of each .attr in the module's text
 
     def attribute_is_tensor(self, attr: str) -> bool:
@@ -451,6 +453,12 @@ class Evaluator:
         if isinstance(node.func, ast.Attribute):
             recv = self.cache.get(id(node.func.value)) or UNKNOWN_VALUE
             return sem.call_method(self, node, recv, node.func.attr, args)
+        defn = self.module_defs.get(id(func))
+        if defn is not None:
+            if id(defn) not in self.tensor_returns:
+                self.tensor_returns[id(defn)] = returns_tensor(defn, self.static_qualname)
+            if self.tensor_returns[id(defn)]:
+                return Value(TENSOR)
         if func.is_class:
             return NOT_VALUE
         if isinstance(node.func, ast.Name) and func is not None and not func.local_def \

@@ -37,12 +37,15 @@ class FlowWalker(Evaluator):
         self.loops: List[Dict[str, List[Env]]] = []
         self.stmt_range = (0, 0)
         self.method_class: Dict[int, ast.ClassDef] = {}
+        self.in_module_body = False
         self._default_device: Optional[bool] = None
         self._stmt_handlers: Dict[type, Optional[Callable]] = {}
 
     # ------------------------------------------------------------------ driver
     def run(self) -> List[Finding]:
+        self.in_module_body = True
         self.block(self.tree.body)  # type: ignore[attr-defined]
+        self.in_module_body = False
         while self.deferred:
             func, outer, jit = self.deferred.pop(0)
             self.function(func, outer, jit)
@@ -202,6 +205,8 @@ class FlowWalker(Evaluator):
         for d in s.args.defaults + [d for d in s.args.kw_defaults if d is not None]:
             self.ev(d)
         self.env[s.name] = Value(local_def=True)
+        if self.in_module_body:
+            self.module_defs[id(self.env[s.name])] = s
         self.deferred.append((s, self.scope_outer(), jit))
 
     s_AsyncFunctionDef = s_FunctionDef
@@ -210,6 +215,7 @@ class FlowWalker(Evaluator):
         for n in s.decorator_list + s.bases + [k.value for k in s.keywords]:
             self.ev(n)
         saved_env, saved_outer, saved_loops = self.env, self.outer, self.loops
+        in_module_body, self.in_module_body = self.in_module_body, False
         self.outer = self.scope_outer()
         self.env, self.loops = {}, []
         self.block(s.body)
@@ -219,6 +225,7 @@ class FlowWalker(Evaluator):
                 self.deferred[i] = (func, self.outer, jit)
                 self.method_class[id(func)] = s
         self.env, self.outer, self.loops = saved_env, saved_outer, saved_loops
+        self.in_module_body = in_module_body
         torch_base = any((self.static_qualname(b) or "").startswith("torch") for b in s.bases)
         self.env[s.name] = Value(local_def=True, is_class=not torch_base)
 

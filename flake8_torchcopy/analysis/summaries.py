@@ -1,4 +1,4 @@
-"""Module summaries: what a class's own attributes hold, seen from its methods.
+"""Module summaries: what a class's own attributes hold, and what module-level functions return.
 
 ``self.gain = nn.Parameter(...)`` or ``self.register_buffer("mean", torch.zeros(3))``
 in one method makes ``self.gain`` / ``self.mean`` a tensor in the others, when every
@@ -7,6 +7,10 @@ method's own ``self``, in that class.  Computed on demand (the first time a meth
 the class reads ``self.<attr>`` in code a rule looks at) and once per class; a class
 in a module that uses ``setattr``/``__dict__`` has no summary.  Assignments from other
 modules (a subclass elsewhere, code setting the attribute from outside) are not seen.
+
+A call of a module-level function (by the name its ``def`` bound) is a tensor when
+every ``return`` of the function is a torch constructor, possibly followed by tensor
+methods, and the function cannot end otherwise (:func:`returns_tensor`).
 """
 from __future__ import annotations
 
@@ -15,6 +19,7 @@ import re
 from collections import Counter
 from typing import Callable, Dict, List, Optional
 
+from .torchapi import TENSOR_METHODS
 from .torchsem import TENSOR_CONSTRUCTORS
 
 _REGISTER = ("register_buffer", "register_parameter")
@@ -66,3 +71,35 @@ def tensor_attributes(cls: ast.ClassDef, stores_in_module: Counter,
         if all(isinstance(v, ast.Call) and qualname(v.func) in TENSOR_CONSTRUCTORS for v in vals):
             out[attr] = True
     return out
+
+
+def _own_nodes(func: ast.AST):
+    """The nodes of a function's body, not those of functions, lambdas or classes inside it."""
+    stack = list(func.body)  # type: ignore[attr-defined]
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            stack.extend(ast.iter_child_nodes(node))
+
+
+def _is_tensor_expr(node: Optional[ast.AST], qualname: Callable[[ast.AST], Optional[str]]) -> bool:
+    """``torch.<tensor function>(...)``, possibly followed by tensor methods (``.float()``)."""
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+            and node.func.attr in TENSOR_METHODS and qualname(node.func) is None:
+        node = node.func.value
+    return isinstance(node, ast.Call) and qualname(node.func) in TENSOR_CONSTRUCTORS
+
+
+def returns_tensor(func: ast.AST, qualname: Callable[[ast.AST], Optional[str]]) -> bool:
+    """Does every way out of a module-level, undecorated, non-generator ``func`` return a
+    tensor made by a torch constructor (``return torch.as_tensor(x).float()``)?"""
+    if not isinstance(func, ast.FunctionDef) or func.decorator_list \
+            or not func.body or not isinstance(func.body[-1], ast.Return):
+        return False  # decorated, async, or it may fall off its end and return None
+    for node in _own_nodes(func):
+        if isinstance(node, (ast.Yield, ast.YieldFrom)):
+            return False
+        if isinstance(node, ast.Return) and not _is_tensor_expr(node.value, qualname):
+            return False
+    return True

@@ -30,6 +30,8 @@ class DeepcopyTensor(Rule):
         "from copy import deepcopy\nimport torch\ndef f(state):\n    return deepcopy(state)\n",
         "import copy\nimport torch\ndef f(cfg):\n    for k, v in cfg.items():\n        copy.deepcopy(v)\n",
         "import copy\nimport torch\ndef f(rows):\n    for row in rows:\n        copy.deepcopy(row)\n",
+        "import copy\nimport torch\ndef _get(x):\n    if x is None:\n        return None\n"
+        "    return torch.as_tensor(x)\ndef f(v):\n    return copy.deepcopy(_get(v))\n",
     )
     INVALID = (
         Example(code="import copy\nimport torch\nt = torch.randn(3)\ny = copy.deepcopy(t)\n"),
@@ -46,6 +48,9 @@ class DeepcopyTensor(Rule):
                      "        self.register_buffer('mean', torch.zeros(3))\n"
                      "    def snapshot(self):\n        return copy.deepcopy(self.mean)\n",
                 note="a class's own attribute, registered as a buffer in __init__"),
+        Example(code="import copy\nimport torch\ndef _to_float(x):\n    return torch.as_tensor(x).float()\n"
+                     "def f(v):\n    return copy.deepcopy(_to_float(v))\n",
+                note="what a module-level function returns"),
     )
 
     def check(self, node: ast.Call, ctx) -> None:
