@@ -47,6 +47,10 @@ class Context:
         """The data flow proves something other than a tensor (a number, a list, None...)."""
         return self.value(node).kind == NOT
 
+    def tensor_on_some_path(self, node: ast.AST) -> bool:
+        """A tensor on at least one path here, provably not a tensor on every other."""
+        return self.value(node).mixed
+
     def size_args(self, arg_nodes: Sequence[ast.AST]) -> Optional[List[Optional[Mono]]]:
         """The sizes a ``view``/``reshape``/``expand`` call's arguments stand for: one per
         dim, None for ``-1``; None when they cannot be told (``*sizes``, a tensor)."""

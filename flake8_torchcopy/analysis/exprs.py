@@ -10,13 +10,16 @@ statements and joins are the walker's (:mod:`.flow`).
 from __future__ import annotations
 
 import ast
+from collections import Counter
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..source import SourceIndex
 from . import layout as L
 from . import torchapi as api
 from . import torchsem as sem
+from . import yields
 from .narrowing import narrow
+from .summaries import returns_tensor, store_counts, tensor_attributes
 from .symbolic import Mono, Sym
 from .torchsem import TENSOR_TYPES, const_int, dim_size, is_tensorish
 from .values import ANNOTATED, NOT, NOT_VALUE, TENSOR, UNKNOWN, UNKNOWN_VALUE, Value, join
@@ -42,6 +45,28 @@ class Evaluator:
         self.evidence: List[str] = []
         self.conditional = 0  # >0 inside code a statement may not run (IfExp arms, `and`/`or`, lambdas)
         self._expr_handlers: Dict[type, Optional[Callable]] = {}
+        self.method_of: Optional[ast.ClassDef] = None  # the class of the method being walked
+        self.self_value: Optional[Value] = None  # and its first parameter
+        self.class_attrs: Dict[int, Dict[str, bool]] = {}
+        self.module_defs: Dict[int, ast.AST] = {}  # id of the value a module-level def bound -> def
+        self.tensor_returns: Dict[int, bool] = {}
+        self.attr_stores: Optional[Counter] = None  # stores of each .attr in the module's text
+
+    def attribute_is_tensor(self, attr: str) -> bool:
+        """Is ``self.<attr>`` a tensor in the method being walked (module summary)?"""
+        cls = self.method_of
+        if cls is None:
+            return False
+        attrs = self.class_attrs.get(id(cls))
+        if attrs is None:
+            if "setattr(" in self.source or "__dict__" in self.source:
+                attrs = {}  # attributes may be set where the text does not show it
+            else:
+                if self.attr_stores is None:
+                    self.attr_stores = store_counts(self.source)
+                attrs = tensor_attributes(cls, self.attr_stores, self.static_qualname)
+            self.class_attrs[id(cls)] = attrs
+        return attrs.get(attr, False)
 
     def lookup(self, name: str) -> Value:
         v = self.env.get(name)
@@ -133,6 +158,8 @@ class Evaluator:
         return tuple(Value(NOT, mono=m) for m in monos)
 
     def element_of(self, v: Value) -> Value:
+        if v.item is not None:
+            return v.item
         if is_tensorish(v):
             if v.sizes:
                 return sem.index_layout(v, 1)
@@ -381,6 +408,9 @@ class Evaluator:
             return sem.attribute_layout(base, attr)
         if base.kind == UNKNOWN and base.sizes is not None and attr in ("T", "mT", "mH", "H"):
             return sem.attribute_layout(base, attr)
+        if self.self_value is not None and isinstance(node.value, ast.Name) \
+                and self.lookup(node.value.id) is self.self_value and self.attribute_is_tensor(attr):
+            return Value(TENSOR)
         if isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
             return Value(UNKNOWN, mono=Mono.sym(Sym(f"{node.value.id}.{attr}", "attr")))
         return UNKNOWN_VALUE
@@ -392,7 +422,11 @@ class Evaluator:
             i = const_int(node.slice)
             if i is not None and -len(base.elems) <= i < len(base.elems):
                 return base.elems[i]
-            return UNKNOWN_VALUE
+            return base.item or UNKNOWN_VALUE
+        if base.mapped is not None:
+            return base.mapped
+        if base.item is not None and isinstance(node.slice, ast.Constant):
+            return base.item
         if isinstance(node.value, ast.Attribute) and node.value.attr == "shape":
             i = const_int(node.slice)
             owner = self.cache.get(id(node.value.value))
@@ -419,6 +453,12 @@ class Evaluator:
         if isinstance(node.func, ast.Attribute):
             recv = self.cache.get(id(node.func.value)) or UNKNOWN_VALUE
             return sem.call_method(self, node, recv, node.func.attr, args)
+        defn = self.module_defs.get(id(func))
+        if defn is not None:
+            if id(defn) not in self.tensor_returns:
+                self.tensor_returns[id(defn)] = returns_tensor(defn, self.static_qualname)
+            if self.tensor_returns[id(defn)]:
+                return Value(TENSOR)
         if func.is_class:
             return NOT_VALUE
         if isinstance(node.func, ast.Name) and func is not None and not func.local_def \
@@ -426,6 +466,10 @@ class Evaluator:
             name = node.func.id
             if name == "int" and len(args) == 1 and self.mono_of(node.args[0], args[0]) is not None:
                 return Value(NOT, mono=self.mono_of(node.args[0], args[0]))
+            container = yields.builtin_yield(name, [self.element_of(a) for a in args]) \
+                if name in yields.BUILTINS and not node.keywords else None
+            if container is not None:
+                return container
             if name in api.NON_TENSOR_BUILTINS:
                 return NOT_VALUE
         return UNKNOWN_VALUE

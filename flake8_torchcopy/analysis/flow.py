@@ -36,12 +36,16 @@ class FlowWalker(Evaluator):
         self.deferred: List[Tuple[ast.AST, Env, bool]] = []
         self.loops: List[Dict[str, List[Env]]] = []
         self.stmt_range = (0, 0)
+        self.method_class: Dict[int, ast.ClassDef] = {}
+        self.in_module_body = False
         self._default_device: Optional[bool] = None
         self._stmt_handlers: Dict[type, Optional[Callable]] = {}
 
     # ------------------------------------------------------------------ driver
     def run(self) -> List[Finding]:
+        self.in_module_body = True
         self.block(self.tree.body)  # type: ignore[attr-defined]
+        self.in_module_body = False
         while self.deferred:
             func, outer, jit = self.deferred.pop(0)
             self.function(func, outer, jit)
@@ -95,6 +99,8 @@ class FlowWalker(Evaluator):
         self.outer = outer
         self.env = {}
         self.in_jit = jit
+        self.method_of = self.method_class.get(id(func))
+        self.self_value = None
         args = func.args
         params = args.posonlyargs + args.args + args.kwonlyargs
         for a in params:
@@ -102,6 +108,9 @@ class FlowWalker(Evaluator):
         for a in (args.vararg, args.kwarg):
             if a is not None:
                 self.env[a.arg] = NOT_VALUE
+        if self.method_of is not None and params and not any(
+                isinstance(d, ast.Name) and d.id == "staticmethod" for d in func.decorator_list):
+            self.self_value = self.env[params[0].arg] = Value(UNKNOWN)
         self.loops = []
         self.block(func.body)
 
@@ -196,6 +205,8 @@ class FlowWalker(Evaluator):
         for d in s.args.defaults + [d for d in s.args.kw_defaults if d is not None]:
             self.ev(d)
         self.env[s.name] = Value(local_def=True)
+        if self.in_module_body:
+            self.module_defs[id(self.env[s.name])] = s
         self.deferred.append((s, self.scope_outer(), jit))
 
     s_AsyncFunctionDef = s_FunctionDef
@@ -204,6 +215,7 @@ class FlowWalker(Evaluator):
         for n in s.decorator_list + s.bases + [k.value for k in s.keywords]:
             self.ev(n)
         saved_env, saved_outer, saved_loops = self.env, self.outer, self.loops
+        in_module_body, self.in_module_body = self.in_module_body, False
         self.outer = self.scope_outer()
         self.env, self.loops = {}, []
         self.block(s.body)
@@ -211,7 +223,9 @@ class FlowWalker(Evaluator):
         for i, (func, outer, jit) in enumerate(self.deferred):
             if outer is not None and any(func is b for b in s.body):
                 self.deferred[i] = (func, self.outer, jit)
+                self.method_class[id(func)] = s
         self.env, self.outer, self.loops = saved_env, saved_outer, saved_loops
+        self.in_module_body = in_module_body
         torch_base = any((self.static_qualname(b) or "").startswith("torch") for b in s.bases)
         self.env[s.name] = Value(local_def=True, is_class=not torch_base)
 

@@ -12,6 +12,7 @@ from typing import Callable, Dict, List, Optional, Sequence
 
 from . import layout as L
 from . import torchapi as api
+from . import yields
 from .symbolic import ONE, Mono, Sym
 from .values import ANNOTATED, NOT, NOT_VALUE, TENSOR, UNKNOWN, UNKNOWN_VALUE, Value
 
@@ -22,6 +23,11 @@ NON_TENSOR_QUALNAMES = frozenset(
 )
 
 TENSOR_TYPES = frozenset({"torch.Tensor", "torch.nn.Parameter", "torch.nn.parameter.Parameter"})
+# Calls that always make a tensor, by qualified name.
+TENSOR_CONSTRUCTORS = frozenset(
+    {"torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.nn.Buffer"}
+    | {"torch." + f for f in api.TENSOR_FUNCTIONS}
+)
 # Methods whose effect on sizes and strides is tracked even when the receiver's
 # tensor-ness is unknown (a view with sizes is torch's; the kind stays unknown).
 _LAYOUT_METHODS = frozenset(
@@ -140,6 +146,8 @@ def call_qualname(ev, node, q: str, args: List[Value]) -> Value:
         return unfold_layout(ev, node, args)
     if name.startswith("nn.functional."):
         return Value(TENSOR) if name[14:] in api.FUNCTIONAL_TENSOR_FUNCTIONS else UNKNOWN_VALUE
+    if name in yields.TORCH_FUNCTIONS and args and yields.tensor_pieces(args[0]) is not None:
+        return yields.tensor_pieces(args[0])  # type: ignore[return-value]
     if name in api.TENSOR_FUNCTIONS:
         return torch_function_layout(ev, node, name, args)
     return UNKNOWN_VALUE
@@ -184,6 +192,9 @@ def unfold_layout(ev, node: ast.Call, args: List[Value]) -> Value:
 
 
 def call_method(ev, node, recv: Value, m: str, args: List[Value]) -> Value:
+    container = yields.method_yield(recv, m) if m in yields.YIELDS and m != "unbind" else None
+    if container is not None:
+        return container
     if m in api.TENSOR_ONLY_METHODS and isinstance(node.func.value, ast.Name) \
             and recv.kind in (UNKNOWN, ANNOTATED) and recv.qualname is None:
         if not ev.conditional:  # evidence only from calls that certainly ran
@@ -214,8 +225,8 @@ def call_method(ev, node, recv: Value, m: str, args: List[Value]) -> Value:
                 n = res[0][0]
                 count = int(n.coef) if not n.powers and n.coef.denominator == 1 else None
                 if count is not None and 0 < count <= 16:
-                    return Value(NOT, elems=(each,) * count)
-        return UNKNOWN_VALUE
+                    return Value(NOT, elems=(each,) * count, item=each)
+        return yields.tensor_pieces(recv) or UNKNOWN_VALUE
     if m in ("min", "max") and not node.args and not node.keywords:
         return Value(recv.kind)
     if m not in api.TENSOR_METHODS:

@@ -34,10 +34,13 @@ class Value:
     ``elems``: the items of a tuple (``x.shape``, ``a.unbind(0)``).
     ``permuted_by`` also marks a tensor derived from a permuted one whose strides
     were lost: such a tensor is never assumed contiguous.
+    ``mixed``: an unknown value that is a tensor on some path and provably something
+    else on every other.  ``item``: what iterating the value yields (a container of
+    tensors); ``mapped``: for a mapping, what its values are (``state_dict()``).
     """
 
     __slots__ = ("kind", "qualname", "local_def", "sizes", "strides", "permuted_by",
-                 "mono", "elems", "is_class", "serial")
+                 "mono", "elems", "is_class", "mixed", "item", "mapped", "serial")
 
     def __init__(
         self,
@@ -51,6 +54,9 @@ class Value:
         mono: Optional[Mono] = None,
         elems: Optional[Tuple["Value", ...]] = None,
         is_class: bool = False,
+        mixed: bool = False,
+        item: Optional["Value"] = None,
+        mapped: Optional["Value"] = None,
     ) -> None:
         self.kind = kind
         self.qualname = qualname
@@ -61,6 +67,9 @@ class Value:
         self.mono = mono
         self.elems = elems
         self.is_class = is_class
+        self.mixed = mixed and kind == UNKNOWN
+        self.item = item
+        self.mapped = mapped
         self.serial = next(_serial)
 
     def with_(self, **changes) -> "Value":
@@ -98,6 +107,9 @@ def join(a: Optional[Value], b: Optional[Value]) -> Value:
     if a.qualname is not None or b.qualname is not None:
         return a if a.qualname == b.qualname and a.qualname is not None else UNKNOWN_VALUE
     kind = join_kind(a.kind, b.kind)
+    # a tensor on one path, provably not on the other (or already so on both)
+    mixed = kind == UNKNOWN and {"mixed" if a.mixed else a.kind,
+                                 "mixed" if b.mixed else b.kind} <= {TENSOR, NOT, "mixed"}
     same_shape = a.sizes is not None and a.sizes == b.sizes
     return Value(
         kind,
@@ -106,4 +118,7 @@ def join(a: Optional[Value], b: Optional[Value]) -> Value:
         strides=a.strides if same_shape and a.strides == b.strides else None,
         permuted_by=a.permuted_by if a.permuted_by == b.permuted_by else None,
         mono=a.mono if a.mono is not None and a.mono == b.mono else None,
+        mixed=mixed,
+        item=join(a.item, b.item) if a.item is not None and b.item is not None else None,
+        mapped=join(a.mapped, b.mapped) if a.mapped is not None and b.mapped is not None else None,
     )

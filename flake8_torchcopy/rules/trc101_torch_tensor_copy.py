@@ -47,6 +47,11 @@ class TorchTensorCopy(Rule):
     )
     INVALID = (
         Example(
+            code="import torch\ndef f(x):\n    if not torch.is_tensor(x):\n        x = 1.0\n"
+            "    return torch.tensor(x)\n",
+            note="a tensor on one path, a float on the other: reported, no fix",
+        ),
+        Example(
             code="import torch\nt = torch.randn(3)\ny = torch.tensor(t)\n",
             fixed="import torch\nt = torch.randn(3)\ny = t.detach().clone()\n",
             verify=("torch.tensor(t)", "t.detach().clone()"),
@@ -85,6 +90,11 @@ class TorchTensorCopy(Rule):
             return
         kind = ctx.tensor_kind(arg)
         if kind is None:
+            if ctx.tensor_on_some_path(arg):
+                t = short(ctx.text(arg), 24)
+                ctx.report(self.code, node,
+                           f"{t} is a tensor on some paths to torch.tensor({t}) (and not on others): "
+                           "there it copy-constructs from a tensor (slower, warns)")
             return
         kw = keywords(node)
         if kw is None:

@@ -61,7 +61,14 @@ class NewTensorCopy(Rule):
         if isinstance(arg, ast.Starred):
             return
         kind = ctx.tensor_kind(arg)
-        if kind is None or ctx.is_not_tensor(func.value):
+        if ctx.is_not_tensor(func.value):
+            return
+        if kind is None:
+            if ctx.tensor_on_some_path(arg):
+                t, xt = short(ctx.text(arg), 24), short(ctx.text(func.value), 24)
+                ctx.report(self.code, node,
+                           f"{t} is a tensor on some paths to {xt}.new_tensor({t}) (and not on others): "
+                           "there it copy-constructs from a tensor (slower, warns)")
             return
         kw = keywords(node)
         if kw is None:

@@ -28,11 +28,29 @@ class DeepcopyTensor(Rule):
         "import copy\nimport torch\nmodel = torch.nn.Linear(2, 2)\nm2 = copy.deepcopy(model)\n",
         "import copy\ncfg = {'a': 1}\nc2 = copy.deepcopy(cfg)\n",
         "from copy import deepcopy\nimport torch\ndef f(state):\n    return deepcopy(state)\n",
+        "import copy\nimport torch\ndef f(cfg):\n    for k, v in cfg.items():\n        copy.deepcopy(v)\n",
+        "import copy\nimport torch\ndef f(rows):\n    for row in rows:\n        copy.deepcopy(row)\n",
+        "import copy\nimport torch\ndef _get(x):\n    if x is None:\n        return None\n"
+        "    return torch.as_tensor(x)\ndef f(v):\n    return copy.deepcopy(_get(v))\n",
     )
     INVALID = (
         Example(code="import copy\nimport torch\nt = torch.randn(3)\ny = copy.deepcopy(t)\n"),
         Example(code="from copy import deepcopy\nimport torch\ndef f(x):\n"
                      "    assert isinstance(x, torch.Tensor)\n    return deepcopy(x)\n"),
+        Example(code="import copy\nimport torch\ndef backup(net):\n"
+                     "    return {k: copy.deepcopy(v) for k, v in net.state_dict().items()}\n",
+                note="state_dict() values are tensors"),
+        Example(code="import copy\nimport torch\ndef f():\n    x = torch.randn(4, 3)\n"
+                     "    for a, b in zip(x.unbind(0), x.chunk(4)):\n        copy.deepcopy(b)\n",
+                note="unbind/split/chunk yield tensors, through zip and enumerate"),
+        Example(code="import copy\nimport torch\nfrom torch import nn\nclass M(nn.Module):\n"
+                     "    def __init__(self):\n        super().__init__()\n"
+                     "        self.register_buffer('mean', torch.zeros(3))\n"
+                     "    def snapshot(self):\n        return copy.deepcopy(self.mean)\n",
+                note="a class's own attribute, registered as a buffer in __init__"),
+        Example(code="import copy\nimport torch\ndef _to_float(x):\n    return torch.as_tensor(x).float()\n"
+                     "def f(v):\n    return copy.deepcopy(_to_float(v))\n",
+                note="what a module-level function returns"),
     )
 
     def check(self, node: ast.Call, ctx) -> None:
