@@ -74,7 +74,7 @@ def lint_source(
 
     Raises ``SyntaxError`` (or ``ValueError`` for NUL bytes) when the source does
     not parse.  ``# noqa`` comments are not applied here: flake8 applies them for
-    the plugin, and :mod:`flake8_torchcopy.noqa` for the CLI.
+    the plugin, and :mod:`flake8_torchcopy.cli.noqa` for the CLI.
     """
     from .analysis.flow import FlowWalker
 

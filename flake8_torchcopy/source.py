@@ -1,9 +1,41 @@
-"""Source text helpers: map ``ast`` positions (UTF-8 byte columns) to character offsets."""
+"""Source text helpers: Python's own line breaks, and ``ast`` positions as character offsets.
+
+Python ends a line at ``\\r\\n``, ``\\r`` or ``\\n`` (and ``ast`` numbers lines that
+way); ``str.splitlines`` also splits at ``\\f``, ``\\v``, ``\\x1c``... which are not
+line breaks to Python, so nothing here uses it.
+"""
 from __future__ import annotations
 
 import ast
+import re
 from bisect import bisect_right
 from typing import List
+
+LINE_BREAK = re.compile(r"\r\n?|\n")
+# A regex matching at the start of every line: compile it with re.MULTILINE.
+LINE_START = r"(?:^|(?<=\r))"
+
+
+def line_starts(source: str) -> List[int]:
+    """Offset of the first character of each line, as Python counts lines."""
+    return [0] + [m.end() for m in LINE_BREAK.finditer(source)]
+
+
+def split_lines(source: str) -> List[str]:
+    """The lines of ``source`` without their breaks: ``str.splitlines`` minus its extra breaks."""
+    lines = LINE_BREAK.split(source)
+    if lines[-1] == "":
+        lines.pop()  # a final line break (or an empty source) opens no new line
+    return lines
+
+
+def split_after_lf(text: str) -> List[str]:
+    """Lines as ``diff``, ``patch`` and nbformat's line lists see them: each up to and with a ``\n``."""
+    parts = text.split("\n")
+    lines = [p + "\n" for p in parts[:-1]]
+    if parts[-1]:
+        lines.append(parts[-1])
+    return lines
 
 
 class SourceIndex:
@@ -11,12 +43,7 @@ class SourceIndex:
 
     def __init__(self, source: str) -> None:
         self.source = source
-        starts = [0]
-        i = source.find("\n")
-        while i != -1:
-            starts.append(i + 1)
-            i = source.find("\n", i + 1)
-        self._starts: List[int] = starts
+        self._starts: List[int] = line_starts(source)
         self._ascii = source.isascii()
 
     def offset(self, line: int, byte_col: int) -> int:

@@ -143,7 +143,6 @@ def test_bad_code_is_a_usage_error(tmp_path):
 
 
 def test_usage_errors_exit_2(tmp_path):
-    assert run(cwd=tmp_path)[0] == 2
     assert run("--jobs", "x", ".", cwd=tmp_path)[0] == 2
     assert run("--check", "--diff", ".", cwd=tmp_path)[0] == 2
     rc, out, err = run("missing.py", cwd=tmp_path)
@@ -441,34 +440,22 @@ def test_notebook_diff_and_invalid_json(tmp_path):
     assert rc == 2 and "bad.ipynb" in err and g.read_text() == '{"cells": ['
 
 
-def test_pre_commit_hooks_file():
-    path = Path(__file__).resolve().parent.parent / ".pre-commit-hooks.yaml"
-    text = path.read_text()
-    hooks = [h for h in text.split("- id: ")[1:]]
-    assert [h.split("\n", 1)[0] for h in hooks] == ["torchcopy-fix", "torchcopy-check"]
-    for h in hooks:
-        assert "language: python\n" in h
-        assert "types_or: [python, pyi, jupyter]\n" in h
-        assert "require_serial: true\n" in h
-    assert "entry: torchcopy-fix --check\n" in hooks[1]
-
-
 def test_progress_bar_only_when_enabled(capsys, monkeypatch):
-    from flake8_torchcopy import cli
+    from flake8_torchcopy.cli import runner
 
-    monkeypatch.setattr(cli.Progress, "DELAY", 0.0)
-    bar = cli.Progress(3, enabled=True)
+    monkeypatch.setattr(runner.Progress, "DELAY", 0.0)
+    bar = runner.Progress(3, enabled=True)
     for i in range(1, 4):
         bar.update(i)
     bar.close()
     err = capsys.readouterr().err
     assert "3/3 files" in err and err.endswith("\r")
-    quiet = cli.Progress(3, enabled=False)
+    quiet = runner.Progress(3, enabled=False)
     quiet.update(3)
     quiet.close()
     assert capsys.readouterr().err == ""
     # captured stderr is not a terminal: no bar in pipes or CI
-    assert cli._progress_wanted(quiet=False) is False
+    assert runner.progress_wanted(quiet=False) is False
 
 
 def test_no_progress_bar_in_pipes(tmp_path):

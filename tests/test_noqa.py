@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from flake8_torchcopy.finding import Finding
-from flake8_torchcopy.noqa import NoqaIndex, file_is_skipped, filter_findings
+from flake8_torchcopy.cli.noqa import NoqaIndex, file_is_skipped, filter_findings
 
 
 def finding(code, line, stmt=None, end_line=None):
@@ -70,3 +70,14 @@ def test_findings_without_statement_lines_use_their_own_lines():
     src = "a = (\n  1)  # noqa\n"
     f = Finding("TRC101", "m", 1, 0, 2, 3, None)  # stmt_lines left at (0, 0)
     assert filter_findings(src, [f]) == []
+
+
+def test_lines_are_pythons_lines():
+    """``\\r`` ends a line as ``\\n`` does; ``\\f`` (which ``str.splitlines`` splits at) does not."""
+    assert kept("x = 1\ry = 2  # noqa\n", finding("TRC101", 2)) == []
+    assert kept("x = 1\r\ny = 2\rz = 3  # noqa: TRC101\r", finding("TRC101", 2), finding("TRC101", 3)) == ["TRC101:2"]
+    assert file_is_skipped("x = 1\r# flake8: noqa\r")
+    # the comment is not on a line of its own: no file-level skip, only ever this line's
+    src = "t = 1  # page\f\nz = 1  # flake8: noqa\ny = 2\n"
+    assert not NoqaIndex(src).skip_file
+    assert kept(src, finding("TRC101", 3)) == ["TRC101:3"]

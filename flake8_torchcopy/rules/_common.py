@@ -7,8 +7,6 @@ from typing import Dict, Optional, Union
 
 from ..finding import SAFE, UNSAFE, Edit, Fix, Hole, Replacement
 
-COPY_KEYWORDS = ("dtype", "device", "requires_grad", "pin_memory")
-
 
 def keywords(call: ast.Call) -> Optional[Dict[str, ast.keyword]]:
     """Keyword arguments by name; None if there is a ``**kwargs``."""

@@ -433,6 +433,11 @@ def _module_env(source: str) -> Tuple[Dict[str, Any], Dict[str, str]]:
     return env, consts
 
 
+def module_env(source: str) -> Tuple[Dict[str, Any], Dict[str, str]]:
+    """Public name of :func:`_module_env` (for ``torchcopy-fix --verify``'s verdict cache)."""
+    return _module_env(source)
+
+
 def _combine(parts: List[Report]) -> Report:
     rep = Report(before="; ".join(p.before for p in parts), after="; ".join(p.after for p in parts))
     rep.parts = parts

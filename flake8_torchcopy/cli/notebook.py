@@ -23,10 +23,12 @@ import re
 import warnings
 from typing import Any, Dict, List, Optional, Tuple
 
+from ..source import LINE_START, line_starts, split_after_lf
+
 CELL_MARK = "# <torchcopy: notebook cell boundary>\n"
 MAGIC_MARK = "#<torchcopy-magic>"
-_MAGIC_LINE = re.compile(r"^([ \t]*)([%!])", re.M)
-_UNMAGIC = re.compile(r"^([ \t]*)" + re.escape(MAGIC_MARK), re.M)
+_MAGIC_LINE = re.compile(LINE_START + r"([ \t]*)([%!])", re.M)
+_UNMAGIC = re.compile(LINE_START + r"([ \t]*)" + re.escape(MAGIC_MARK), re.M)
 
 
 class NotebookError(Exception):
@@ -105,15 +107,6 @@ def _parse(text: str, pos: int) -> Node:
     if not m:
         raise NotebookError(f"unexpected character {ch!r} at offset {pos}")
     return Node("scalar", pos, m.end())
-
-
-def _split_lines(text: str) -> List[str]:
-    """Split after each ``\\n`` as nbformat does (the last line may lack one)."""
-    parts = text.split("\n")
-    lines = [p + "\n" for p in parts[:-1]]
-    if parts[-1]:
-        lines.append(parts[-1])
-    return lines
 
 
 # ---------------------------------------------------------------- notebook
@@ -201,9 +194,10 @@ class Notebook:
                 continue
             used.append(cell)
             parts.append(neutral)
-            line_map.extend((cell.number, i) for i in range(1, neutral.count("\n") + 1))
+            lines = len(line_starts(neutral)) - 1  # it ends with a line break
+            line_map.extend((cell.number, i) for i in range(1, lines + 1))
             parts.append(CELL_MARK)
-            line_map.append((cell.number, neutral.count("\n") + 1))
+            line_map.append((cell.number, lines + 1))
         return "".join(parts), line_map, used
 
     def rewrite(self, new_joined: str, used: List[Cell]) -> str:
@@ -238,7 +232,7 @@ class Notebook:
         elems = node.items
         old_tokens = [raw[e.start:e.end] for e in elems]
         old_lines = [json.loads(t) for t in old_tokens]
-        new_lines = _split_lines(new)
+        new_lines = split_after_lf(new)
         if not new_lines:
             return "[]"
         tokens: List[str] = []
@@ -261,6 +255,25 @@ class Notebook:
         else:
             head = tail = ""
         return "[" + head + sep.join(tokens) + tail + "]"
+
+    def cell(self, number: int) -> Cell:
+        """The code cell numbered ``number`` (1-based, counting every cell)."""
+        return next(c for c in self.cells if c.number == number)
+
+    def file_position(self, cell: Cell, char: int) -> Tuple[int, int]:
+        """(line, 0-based column) in the notebook file itself of the character ``char`` of
+        a code cell's text: where it lies in the JSON text of the cell's ``source`` (the
+        column counts the characters before it as ``json.dumps`` escapes them)."""
+        elems = cell.node.items if cell.node.kind == "array" else [cell.node]
+        offset = cell.node.start  # an empty source list
+        for i, elem in enumerate(elems):
+            text = json.loads(self.raw[elem.start:elem.end])
+            if char < len(text) or i == len(elems) - 1:
+                offset = elem.start + len(self._dump(text[:char])) - 1
+                break
+            char -= len(text)
+        line_start = self.raw.rfind("\n", 0, offset) + 1
+        return self.raw.count("\n", 0, offset) + 1, offset - line_start
 
 
 def cell_position(line_map: List[Tuple[int, int]], line: int) -> Tuple[Optional[int], int]:

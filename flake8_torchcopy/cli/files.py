@@ -1,13 +1,15 @@
-"""File handling for ``torchcopy-fix``: discovery, faithful decoding, atomic writes.
+"""File handling for ``torchcopy-fix``: faithful decoding, careful writes.
 
 Reading keeps everything needed to write a file back byte for byte outside the
 fixed spans: the PEP 263 encoding (cookie or BOM), and the line endings (the
 bytes are decoded without newline translation).  Writing goes through a
-temporary file in the same directory and ``os.replace``, keeping the mode.
+temporary file in the same directory and ``os.replace``, keeping the mode (in place
+when the directory is read-only); a read-only file is not rewritten.
 """
 from __future__ import annotations
 
 import codecs
+import errno
 import io
 import os
 import re
@@ -15,13 +17,7 @@ import stat
 import tempfile
 import tokenize
 from dataclasses import dataclass
-from typing import Iterator, List, Sequence, Tuple
 
-SOURCE_SUFFIXES = (".py", ".pyi", ".ipynb")
-SKIP_DIRS = frozenset(
-    {".git", ".hg", ".svn", "__pycache__", "build", "dist", "node_modules", ".tox", ".nox", ".venv",
-     ".mypy_cache", ".pytest_cache", ".ruff_cache"}
-)
 GENERATED_MARK = b"@generated"
 
 
@@ -85,22 +81,51 @@ def read_bytes(path: str) -> bytes:
         raise BadInput(f"cannot read: {exc.strerror or exc}") from None
 
 
-def write_atomic(path: str, data: bytes) -> None:
-    """Replace the file ``path`` (through symlinks) with ``data``, keeping its mode."""
+class ReadOnly(OSError):
+    """The file has no write permission: it is not rewritten."""
+
+
+def _write_in_place(target: str, data: bytes, original: bytes) -> None:
+    """Overwrite ``target`` (its directory does not let us create a file); put the
+    ``original`` bytes back if the write fails half way."""
+    with open(target, "r+b") as fh:
+        try:
+            fh.write(data)
+            fh.truncate()
+            fh.flush()
+            os.fsync(fh.fileno())
+        except OSError:
+            fh.seek(0)
+            fh.write(original)
+            fh.truncate()
+            fh.flush()
+            raise
+
+
+def write_file(path: str, data: bytes, original: bytes) -> None:
+    """Replace the contents of the file ``path`` (through symlinks), ``original`` before.
+
+    A file without write permission is refused (:class:`ReadOnly`), even for root, as
+    an editor would; otherwise a temporary file in the same directory, with the file's
+    mode, takes its place (``os.replace``), or, in a directory we may not write to, the
+    file is overwritten in place.
+    """
     target = os.path.realpath(path)
+    mode = stat.S_IMODE(os.stat(target).st_mode)
+    if not mode & stat.S_IWUSR or not os.access(target, os.W_OK):
+        raise ReadOnly(errno.EACCES, "read-only file, not rewritten")
     directory = os.path.dirname(target) or "."
     try:
-        mode = stat.S_IMODE(os.stat(target).st_mode)
-    except OSError:
-        mode = None
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix="." + os.path.basename(target) + ".", suffix=".tmp")
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix="." + os.path.basename(target) + ".", suffix=".tmp")
+    except PermissionError:  # a read-only directory holding a writable file
+        _write_in_place(target, data, original)
+        return
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
-        if mode is not None:
-            os.chmod(tmp, mode)
+        os.chmod(tmp, mode)
         os.replace(tmp, target)
     except BaseException:
         try:
@@ -114,58 +139,3 @@ def is_generated(data: bytes, lines: int = 5) -> bool:
     """True when one of the first lines says ``@generated``."""
     head = data[:4096].split(b"\n", lines)[:lines]
     return any(GENERATED_MARK in line for line in head)
-
-
-def _is_venv(path: str) -> bool:
-    return os.path.isfile(os.path.join(path, "pyvenv.cfg"))
-
-
-def walk(root: str, exclude=None) -> Iterator[str]:
-    """Source files under the directory ``root``, in sorted order.
-
-    ``exclude(path) -> bool`` prunes files and directories.
-    """
-    try:
-        entries = sorted(os.scandir(root), key=lambda e: e.name)
-    except OSError:
-        return
-    for entry in entries:
-        path = os.path.join(root, entry.name) if root != "." else entry.name
-        try:
-            if entry.is_symlink():
-                continue  # symlinked directories (and files) are not followed
-            if entry.is_dir(follow_symlinks=False):
-                if entry.name in SKIP_DIRS or _is_venv(path):
-                    continue
-                if exclude is not None and exclude(path):
-                    continue
-                yield from walk(path, exclude)
-            elif entry.is_file(follow_symlinks=False) and entry.name.endswith(SOURCE_SUFFIXES):
-                if exclude is not None and exclude(path):
-                    continue
-                yield path
-        except OSError:
-            continue
-
-
-def collect(paths: Sequence[str], exclude=None) -> Tuple[List[Tuple[str, bool]], List[Tuple[str, str]]]:
-    """(files as (path, explicitly named), errors as (path, reason)) for the given paths."""
-    files: List[Tuple[str, bool]] = []
-    errors: List[Tuple[str, str]] = []
-    seen = set()
-    for p in paths:
-        if os.path.isdir(p):  # a directory named explicitly is walked even through a symlink
-            found = list(walk(p, exclude))
-            for f in found:
-                key = os.path.normcase(os.path.abspath(f))
-                if key not in seen:
-                    seen.add(key)
-                    files.append((f, False))
-        elif os.path.lexists(p):
-            key = os.path.normcase(os.path.abspath(p))
-            if key not in seen:
-                seen.add(key)
-                files.append((p, True))
-        else:
-            errors.append((p, "No such file or directory"))
-    return files, errors

@@ -22,7 +22,7 @@ else:  # pragma: no cover - version dependent
     except ImportError:  # tomli missing: configuration files cannot be read
         _toml = None  # type: ignore[assignment]
 
-CODE_PREFIX = re.compile(r"^[A-Z]{1,3}[0-9]{0,3}$")
+CODE_PREFIX = re.compile(r"^TRC[0-9]{0,3}$")
 
 
 class ConfigError(Exception):
@@ -41,6 +41,7 @@ class Config:
     exclude: Optional[Tuple[str, ...]] = None
     unsafe_fixes: Optional[bool] = None
     trust_annotations: Optional[bool] = None
+    respect_gitignore: Optional[bool] = None
     per_file_ignores: Dict[str, Tuple[str, ...]] = field(default_factory=dict)
 
 
@@ -51,26 +52,37 @@ KEYS = {
     "exclude": "globs",
     "unsafe-fixes": "bool",
     "trust-annotations": "bool",
+    "respect-gitignore": "bool",
     "per-file-ignores": "table",
 }
 
 
-def check_codes(values: List[str], where: str) -> Tuple[str, ...]:
-    """Validate code prefixes (``TRC``, ``TRC1``, ``TRC101``)."""
+def _rule_codes() -> Tuple[str, ...]:
+    from ..rules import ALL_RULES
+
+    return tuple(r.code for r in ALL_RULES)
+
+
+def check_codes(values: List[str], where: str = "") -> Tuple[str, ...]:
+    """Validate rule selectors, as ruff does: ``ALL`` (every rule, kept as ``TRC``) or a
+    code or code prefix that at least one rule has (``TRC``, ``TRC1``, ``TRC101``)."""
+    codes = _rule_codes()
     out = []
     for v in values:
         v = v.strip()
         if not v:
             continue
-        if not CODE_PREFIX.match(v):
-            raise ConfigError(f"{where}: {v!r} is not a code or code prefix (like TRC or TRC101)")
+        if v == "ALL":
+            v = "TRC"
+        elif not CODE_PREFIX.match(v) or not any(code.startswith(v) for code in codes):
+            prefix = f"{where}: " if where else ""
+            raise ConfigError(f"{prefix}unknown rule selector {v!r} (known: ALL, TRC, "
+                              f"a prefix such as TRC1, or a code: {', '.join(codes)})")
         out.append(v)
     return tuple(out)
 
 
 def _str_list(key: str, value: Any, path: str) -> List[str]:
-    if isinstance(value, str):
-        return [p for p in value.split(",")]
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
         return list(value)
     raise ConfigError(f"{path}: [tool.torchcopy] {key} must be a list of strings, not {type(value).__name__}")

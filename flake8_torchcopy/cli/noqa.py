@@ -19,7 +19,8 @@ import re
 import tokenize
 from typing import Dict, Iterable, List, Optional, Tuple
 
-from .finding import Finding
+from ..finding import Finding
+from ..source import LINE_START, split_lines
 
 # ``# noqa``, ``#noqa:TRC101``, ``# NOQA: TRC101, TRC2 TRC3``
 NOQA_INLINE = re.compile(
@@ -39,14 +40,15 @@ def _comments(source: str) -> List[Tuple[int, int, str]]:
     """(line, column, text) of every comment in ``source``."""
     out = []
     try:
-        for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+        # newline=None: ``\r`` and ``\r\n`` end lines here as they do for ``ast``
+        for tok in tokenize.generate_tokens(io.StringIO(source, newline=None).readline):
             if tok.type == tokenize.COMMENT:
                 out.append((tok.start[0], tok.start[1], tok.string))
     except (tokenize.TokenError, SyntaxError, ValueError):
         # The engine only sees sources that parse, so this is a last resort:
         # keep the comments found so far, and scan the rest of the lines naively.
         seen = {line for line, _, _ in out}
-        for no, text in enumerate(source.splitlines(), 1):
+        for no, text in enumerate(split_lines(source), 1):
             if no in seen or "#" not in text:
                 continue
             idx = text.index("#")
@@ -60,7 +62,7 @@ class NoqaIndex:
     def __init__(self, source: str) -> None:
         self.lines: Dict[int, LineNoqa] = {}
         self.skip_file = False
-        lines = source.splitlines()
+        lines = split_lines(source)
         for line, col, text in _comments(source):
             fm = NOQA_FILE.match(text)
             if fm:
@@ -103,7 +105,7 @@ class NoqaIndex:
 
 
 # A line that could hold ``# flake8: noqa`` on its own: only then is tokenizing worth it.
-_FILE_NOQA_LINE = re.compile(r"^[ \t]*#\s*flake8[:=]\s*noqa", re.IGNORECASE | re.MULTILINE)
+_FILE_NOQA_LINE = re.compile(LINE_START + r"[ \t]*#\s*flake8[:=]\s*noqa", re.IGNORECASE | re.MULTILINE)
 
 
 def file_is_skipped(source: str) -> bool:

@@ -1,0 +1,221 @@
+"""How ``torchcopy-fix`` prints what it found: the four output formats (text, json, sarif,
+github), the ``--show-fixes`` list and the summary line."""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict
+from typing import Any, Dict, List, Optional, Sequence
+
+from .results import FileResult, Record, Verification, location
+from .settings import PROG, Settings
+
+OUTPUT_FORMATS = ("text", "json", "sarif", "github")
+
+
+def _verification_text(v: Verification, check: bool) -> Optional[str]:
+    """The --verify line of a finding left, or None when its fix verified."""
+    not_applied = "fix would not be applied" if check else "fix not applied"
+    if v.status == "mismatch":
+        case = f" ({v.case})" if v.case else ""
+        return f"{not_applied}: mismatch in {v.property or 'a property'}{case}"
+    if v.status == "unverified":
+        return f"{not_applied}: unverified: {v.reason or 'no case could be run'}"
+    return None
+
+
+def _loc(path: str, r: Record) -> str:
+    return location(path, r.cell, r.row, r.col)
+
+
+def format_text(results: Sequence[FileResult], check: bool = False) -> str:
+    lines = []
+    for res in results:
+        notes = []
+        for r in res.records:
+            lines.append(f"{_loc(res.path, r)}: {r.code} {r.message}")
+            if r.verification is not None:
+                note = _verification_text(r.verification, check)
+                if note is not None:
+                    notes.append(f"{_loc(res.path, r)}: {r.code} {note}")
+        for u in res.unverified_applied:
+            notes.append(f"{location(res.path, u.cell, u.row, u.col)}: {u.code} fix unverified: {u.reason}")
+        lines.extend(notes)
+    return "".join(line + "\n" for line in lines)
+
+
+def _esc_gh(value: str, prop: bool = False) -> str:
+    value = value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    if prop:
+        value = value.replace(":", "%3A").replace(",", "%2C")
+    return value
+
+
+def _message_with_cell(r: Record) -> str:
+    """The message, led by the cell position in a notebook (formats that know no cells
+    locate a finding in the notebook's JSON text)."""
+    if r.cell is None:
+        return r.message
+    return f"cell {r.cell}:{r.row}:{r.col + 1}: {r.message}"
+
+
+def format_github(results: Sequence[FileResult]) -> str:
+    lines = []
+    for res in results:
+        for r in res.records:
+            span = r.file_span()
+            lines.append(
+                f"::warning file={_esc_gh(res.path, True)},line={span.row},col={span.col + 1},"
+                f"endLine={span.end_row},endColumn={span.end_col + 1},title={r.code}::"
+                f"{_esc_gh(_message_with_cell(r))}"
+            )
+    return "".join(line + "\n" for line in lines)
+
+
+def _json_fix(r: Record) -> Optional[Dict[str, Any]]:
+    if r.fix is None:
+        return None
+    return {
+        "applicability": r.fix.applicability,
+        "message": r.fix.message,
+        "edits": [
+            {
+                "content": e.content,
+                "location": {"row": e.row, "column": e.col + 1},
+                "end_location": {"row": e.end_row, "column": e.end_col + 1},
+            }
+            for e in r.fix.edits
+        ],
+    }
+
+
+def _json_records(results: Sequence[FileResult]) -> List[Dict[str, Any]]:
+    out = []
+    for res in results:
+        for r in res.records:
+            item = {
+                "code": r.code,
+                "message": r.message,
+                "filename": res.path,
+                "location": {"row": r.row, "column": r.col + 1},
+                "end_location": {"row": r.end_row, "column": r.end_col + 1},
+                "fix": _json_fix(r),
+                "url": r.url,
+                "verification": asdict(r.verification) if r.verification is not None else None,
+            }
+            if r.cell is not None:
+                item["cell"] = r.cell
+            out.append(item)
+    return out
+
+
+def format_json(results: Sequence[FileResult]) -> str:
+    return json.dumps(_json_records(results), indent=2, ensure_ascii=False) + "\n"
+
+
+def format_sarif(results: Sequence[FileResult], rule_codes: Sequence[str]) -> str:
+    from .. import __version__
+    from ..finding import DOCS_URL
+    from ..rules import RULES_BY_CODE
+
+    codes = sorted(set(rule_codes) | {r.code for res in results for r in res.records})
+    sarif_rules = []
+    for code in codes:
+        rule = RULES_BY_CODE.get(code)
+        entry: Dict[str, Any] = {"id": code, "helpUri": DOCS_URL.format(code=code)}
+        if rule is not None:
+            entry["name"] = getattr(rule, "name", code)
+            entry["shortDescription"] = {"text": getattr(rule, "summary", code)}
+        sarif_rules.append(entry)
+    index = {code: i for i, code in enumerate(codes)}
+    sarif_results = []
+    for res in results:
+        for r in res.records:
+            span = r.file_span()
+            region = {
+                "startLine": span.row,
+                "startColumn": span.col + 1,
+                "endLine": span.end_row,
+                "endColumn": span.end_col + 1,
+            }
+            result: Dict[str, Any] = {
+                "ruleId": r.code,
+                "ruleIndex": index[r.code],
+                "level": "warning",
+                "message": {"text": _message_with_cell(r)},
+                "locations": [{
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": res.path.replace(os.sep, "/")},
+                        "region": region,
+                    }
+                }],
+            }
+            if r.cell is not None:
+                result["properties"] = {"cell": r.cell, "cellRow": r.row, "cellColumn": r.col + 1}
+            sarif_results.append(result)
+    doc = {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": PROG,
+                "version": __version__,
+                "informationUri": "https://github.com/flake8-torchcopy/flake8-torchcopy",
+                "rules": sarif_rules,
+            }},
+            "results": sarif_results,
+        }],
+    }
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+def format_findings(results: Sequence[FileResult], settings: Settings) -> str:
+    """The findings left, in the settings' output format."""
+    fmt = settings.output_format
+    if fmt == "json":
+        return format_json(results)
+    if fmt == "sarif":
+        return format_sarif(results, settings.rule_codes)
+    if fmt == "github":
+        return format_github(results)
+    return format_text(results, check=settings.mode == "check")
+
+
+def applied_fixes(results: Sequence[FileResult], settings: Settings) -> List[str]:
+    """The ``--show-fixes`` lines: a heading and one line per fix (empty: none)."""
+    lines = [f"  {location(res.path, a.cell, a.row, a.col)}: {a.code} {a.fix_message or a.message}"
+             for res in results for a in res.applied]
+    if not lines:
+        return []
+    return ["Applied fixes:" if settings.mode == "fix" else "Fixes that would be applied:"] + lines
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def summary(results: Sequence[FileResult], settings: Settings) -> str:
+    """The last line: what was fixed and what is left."""
+    fixed = sum(r.fixed for r in results)
+    changed = sum(1 for r in results if r.changed)
+    left = sum(len(r.records) for r in results)
+    fixable = [rec for r in results for rec in r.records if rec.fixable(settings.require_verified)]
+    safe = sum(1 for rec in fixable if rec.fix.safe)
+    unsafe = len(fixable) - safe
+    if settings.mode in ("fix", "diff"):
+        verb = "Fixed" if settings.mode == "fix" else "Would fix"
+        msg = f"{verb} {_plural(fixed, 'issue')} in {_plural(changed, 'file')}; {left} left"
+        if not settings.unsafe:
+            msg += f" ({unsafe} fixable with --unsafe-fixes)"
+        return msg
+    files_left = sum(1 for r in results if r.records)
+    msg = f"Found {_plural(left, 'issue')} in {_plural(files_left, 'file')}"
+    extra = []
+    if safe:
+        extra.append(f"{safe} fixable with {PROG}")
+    if unsafe:
+        more = "more " if safe and not settings.unsafe else ""
+        extra.append(f"{unsafe} {more}fixable with --unsafe-fixes")
+    if extra:
+        msg += " (" + ", ".join(extra) + ")"
+    return msg

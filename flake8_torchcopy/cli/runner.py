@@ -1,0 +1,97 @@
+"""Running ``torchcopy-fix`` over many files: worker processes (serially when there is no
+usable process pool) and a one-line progress bar on a terminal."""
+from __future__ import annotations
+
+import os
+import sys
+import time
+from typing import List, Optional, Tuple
+
+from . import vetting
+from .fixer import process_path
+from .results import FileResult
+from .settings import Settings
+
+_WORKER_SETTINGS: Optional[Settings] = None
+
+
+def _init_worker(settings: Settings) -> None:
+    global _WORKER_SETTINGS
+    _WORKER_SETTINGS = settings
+    vetting.start_run()
+    if settings.verify:
+        vetting.import_verifier()  # import torch once per worker, not per file
+
+
+def _work(item: Tuple[str, bool]) -> FileResult:
+    assert _WORKER_SETTINGS is not None
+    return process_path(item[0], item[1], _WORKER_SETTINGS)
+
+
+class Progress:
+    """A one-line progress bar on stderr, only on a terminal and only for long runs."""
+
+    DELAY = 0.5
+
+    def __init__(self, total: int, enabled: bool) -> None:
+        self.total = total
+        self.enabled = enabled and total > 1
+        self.start = time.monotonic()
+        self.last = 0.0
+        self.drawn = False
+
+    def update(self, done: int) -> None:
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if now - self.start < self.DELAY or (now - self.last < 0.1 and done < self.total):
+            return
+        self.last = now
+        width = 30
+        filled = int(width * done / self.total)
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} files")
+        sys.stderr.flush()
+        self.drawn = True
+
+    def close(self) -> None:
+        if self.drawn:
+            sys.stderr.write("\r" + " " * 60 + "\r")
+            sys.stderr.flush()
+
+
+def progress_wanted(quiet: bool) -> bool:
+    try:
+        tty = sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        tty = False
+    return tty and not quiet and not os.environ.get("CI") and os.environ.get("TERM") != "dumb"
+
+
+def run_files(files: List[Tuple[str, bool]], settings: Settings) -> List[FileResult]:
+    """Process ``(path, named explicitly)`` files, in ``settings.jobs`` processes when there
+    are several; results in input order."""
+    progress = Progress(len(files), progress_wanted(settings.quiet))
+    results: List[FileResult] = []
+    try:
+        if settings.jobs > 1 and len(files) > 1:
+            try:
+                from concurrent.futures import ProcessPoolExecutor
+                from concurrent.futures.process import BrokenProcessPool
+
+                workers = min(settings.jobs, len(files))
+                chunk = max(1, min(32, len(files) // (workers * 4)))
+                with ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(settings,)) as pool:
+                    for r in pool.map(_work, files, chunksize=chunk):
+                        results.append(r)
+                        progress.update(len(results))
+                return results
+            except (OSError, ImportError, NotImplementedError, BrokenProcessPool):
+                # no usable process pool here (sandbox, a worker killed): go on serially
+                done = {r.path for r in results}
+                files = [f for f in files if f[0] not in done]
+        for path, explicit in files:
+            results.append(process_path(path, explicit, settings))
+            progress.update(len(results))
+        return results
+    finally:
+        progress.close()

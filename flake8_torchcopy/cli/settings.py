@@ -1,0 +1,97 @@
+"""The settings of one ``torchcopy-fix`` run: one object, built once from the command line
+layered over ``[tool.torchcopy]``, and handed as it is to every worker process (it is
+picklable: rules travel as codes)."""
+from __future__ import annotations
+
+import argparse
+import os
+from dataclasses import dataclass
+from typing import Tuple
+
+from ..engine import Options, prefix_len, select_rules
+from ..rules import ALL_RULES, RULES_BY_CODE, Rule
+from .config import Config, glob_matches, ignored_codes_for
+
+PROG = "torchcopy-fix"
+
+
+def layered_rules(cfg: Config, args: argparse.Namespace) -> Tuple[Rule, ...]:
+    """Rule selection in two layers, as ruff does: the config file's, then the command line's.
+
+    ``--select`` on the command line starts afresh (the file's select, ignore and
+    extend-select no longer apply); otherwise ``--extend-select`` and ``--ignore`` are
+    applied on top of the file's selection, the longer prefix winning between them.
+    """
+    if args.select is not None:
+        return select_rules(args.select, args.ignore, args.extend_select)
+    chosen = {r.code for r in select_rules(cfg.select, cfg.ignore, cfg.extend_select)}
+    for rule in ALL_RULES:
+        add, drop = prefix_len(rule.code, args.extend_select), prefix_len(rule.code, args.ignore)
+        if add > drop:
+            chosen.add(rule.code)
+        elif drop > add:
+            chosen.discard(rule.code)
+    return tuple(r for r in ALL_RULES if r.code in chosen)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything a run decides once: what to do, to which rules, how to report it."""
+
+    mode: str = "fix"  # "fix", "check" or "diff"
+    unsafe: bool = False
+    rule_codes: Tuple[str, ...] = tuple(r.code for r in ALL_RULES)
+    trust_annotations: bool = False
+    per_file_ignores: Tuple[Tuple[str, Tuple[str, ...]], ...] = ()
+    root: str = "."  # the directory config globs are relative to
+    exclude: Tuple[str, ...] = ()
+    force_exclude: bool = False
+    respect_gitignore: bool = True
+    verify: bool = False  # verify each fix on synthesized inputs before applying it (imports torch)
+    require_verified: bool = False  # with verify: do not apply fixes that could not be verified
+    output_format: str = "text"
+    show_fixes: bool = False
+    quiet: bool = False
+    exit_zero: bool = False
+    jobs: int = 1
+
+    @classmethod
+    def from_run(cls, args: argparse.Namespace, cfg: Config) -> "Settings":
+        """The command line's choices over the configuration file's."""
+        def pick(flag, configured):
+            return flag if flag is not None else bool(configured)
+
+        return cls(
+            mode="diff" if args.diff else "check" if args.check else "fix",
+            unsafe=pick(args.unsafe_fixes, cfg.unsafe_fixes),
+            rule_codes=tuple(r.code for r in layered_rules(cfg, args)),
+            trust_annotations=pick(args.trust_annotations, cfg.trust_annotations),
+            per_file_ignores=tuple(cfg.per_file_ignores.items()),
+            root=cfg.root,
+            exclude=args.exclude if args.exclude is not None else (cfg.exclude or ()),
+            force_exclude=args.force_exclude,
+            respect_gitignore=args.respect_gitignore if args.respect_gitignore is not None
+            else cfg.respect_gitignore is not False,
+            verify=args.verify,
+            require_verified=args.require_verified,
+            output_format=args.output_format,
+            show_fixes=args.show_fixes,
+            quiet=args.quiet,
+            exit_zero=args.exit_zero,
+            jobs=args.jobs or os.cpu_count() or 1,
+        )
+
+    @property
+    def options(self) -> Options:
+        """The analysis options, as the engine takes them."""
+        return Options(trust_annotations=self.trust_annotations)
+
+    def rules_for(self, path: str) -> Tuple[Rule, ...]:
+        """The selected rules less those per-file-ignores switches off for ``path``."""
+        ignored = ignored_codes_for(path, dict(self.per_file_ignores), self.root)
+        return tuple(RULES_BY_CODE[code] for code in self.rule_codes
+                     if not any(code.startswith(p) for p in ignored))
+
+    def excluded(self, path: str) -> bool:
+        """Does an exclude glob match ``path`` (relative to the config's directory or the cwd)?"""
+        return glob_matches(path, self.exclude, self.root) or glob_matches(path, self.exclude, os.getcwd())
