@@ -97,7 +97,7 @@ def apply_fixes(
     """Apply the fixes of ``findings`` that are allowed and don't overlap an earlier one.
 
     Returns the new source and the findings whose fix was applied.  Raises
-    :class:`~flake8_torchcopy.rewrite.FixRefused` (a ``ValueError``) when LibCST
+    :class:`~flake8_torchcopy.finding.FixRefused` (a ``ValueError``) when LibCST
     cannot parse the source or the result would change bytes outside the fixes.
     """
     chosen: List[Finding] = []

@@ -20,6 +20,11 @@ UNSAFE = "unsafe"
 DOCS_URL = "https://github.com/flake8-torchcopy/flake8-torchcopy/blob/main/docs/rules/{code}.md"
 
 
+class FixRefused(ValueError):
+    """A fix that could not be applied exactly (the file is left as it is); the message
+    says why."""
+
+
 @dataclass(frozen=True)
 class Hole:
     """A template hole bound to the original expression at ``source[start:end]``;

@@ -5,39 +5,45 @@ The ``ast`` analysis says what to replace and where (character offsets, see
 edit's span is mapped to the expression node with exactly that span, the new
 node is built from LibCST nodes (a template whose holes are the original
 sub-nodes, or ``with_changes`` for a swap of chained calls), and the module is
-rendered by LibCST.  The result is refused (:class:`FixRefused`) unless every
-byte outside the edited spans is the input's.
+rendered by LibCST.  The rendering is refused (:class:`FixRefused`) unless,
+outside the edited nodes, it is LibCST's rendering of the input.  The output is
+the input with each edited span replaced by its LibCST rendering: the same
+thing, except where LibCST's round trip loses a byte of the input (a form feed
+before a statement, a lone ``\r`` ending the file), which is kept.
 
 Only files that get a fix import this module (and so LibCST).
 """
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import OrderedDict
-from typing import Dict, List, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import libcst as cst
 from libcst.helpers import parse_template_expression
-from libcst.metadata import MetadataWrapper
 from libcst.metadata.base_provider import BaseMetadataProvider
 from libcst.metadata.span_provider import CodeSpan, SpanProvidingCodegenState
 
-from .finding import Edit, Replacement
+from .finding import Edit, FixRefused, Replacement
+from .source import line_starts
 
 _CACHE_SIZE = 4
 _parsed: "OrderedDict[str, cst.Module]" = OrderedDict()
+Spans = Dict[cst.CSTNode, CodeSpan]
 
 
-class FixRefused(ValueError):
-    """A fix that could not be applied exactly; the message says why."""
+class _CharSpans(BaseMetadataProvider[CodeSpan]):
+    """Collects each node's syntactic span (parentheses excluded, as in ``ast``) in characters."""
 
 
-class CharSpanProvider(BaseMetadataProvider[CodeSpan]):
-    """Each node's syntactic span (parentheses excluded, as in ``ast``) in characters."""
-
-    def _gen_impl(self, module: cst.Module) -> None:
-        state = SpanProvidingCodegenState(
-            default_indent=module.default_indent, default_newline=module.default_newline, provider=self)
-        module._codegen(state)
+def render(module: cst.Module) -> Tuple[str, Spans]:
+    """The module's code and its nodes' spans, from one LibCST code generation (what
+    ``ByteSpanPositionProvider`` does, counting characters instead of bytes)."""
+    provider = _CharSpans()
+    state = SpanProvidingCodegenState(
+        default_indent=module.default_indent, default_newline=module.default_newline, provider=provider)
+    module._codegen(state)
+    return "".join(state.tokens), provider._computed  # type: ignore[return-value]
 
 
 def remember(module: cst.Module, code: str) -> None:
@@ -63,60 +69,84 @@ def parse(source: str) -> cst.Module:
 
 def apply_edits(source: str, edits: Sequence[Edit]) -> str:
     """``source`` with the non-overlapping ``edits`` applied through LibCST."""
-    module = transform(parse(source), edits)
-    new = module.code
-    check_outside_spans(source, new, edits)
-    remember(module, new)
-    return new
+    module = parse(source)
+    old_code, old_spans = render(module)
+    to_code = _offsets_in(old_code, source, edits)
+    nodes = _nodes_at(old_spans, to_code, edits)
+    replacements = {nodes[(e.start, e.end)]: _new_node(e, nodes) for e in edits}
+    new_module = module.visit(_Replacer(replacements))
+    new_code, new_spans = render(new_module)
+    out, pos, old_pos, new_pos = [], 0, 0, 0
+    for e in sorted(edits, key=lambda e: e.start):
+        old, new = old_spans[nodes[(e.start, e.end)]], new_spans[replacements[nodes[(e.start, e.end)]]]
+        if old_code[old_pos:old.start] != new_code[new_pos:new.start]:
+            _refuse(source, e.start)
+        out += [source[pos:e.start], new_code[new.start:new.start + new.length]]
+        pos, old_pos, new_pos = e.end, old.start + old.length, new.start + new.length
+    if old_code[old_pos:] != new_code[new_pos:]:
+        _refuse(source, pos)
+    out.append(source[pos:])
+    result = "".join(out)
+    if result == new_code:
+        remember(new_module, result)
+    return result
 
 
-def transform(module: cst.Module, edits: Sequence[Edit]) -> cst.Module:
-    """The module with each edit's expression node replaced by the node it builds."""
+def _offsets_in(code: str, source: str, edits: Sequence[Edit]) -> Optional[List[int]]:
+    """Where each offset of ``source`` is in LibCST's rendering ``code`` of it: None when
+    they are equal; else ``code`` must be ``source`` less a few characters, none of them
+    in an edited span."""
+    if code == source:
+        return None
+    where, j = [], 0
+    for ch in source:
+        where.append(j)
+        if j < len(code) and code[j] == ch:
+            j += 1
+    where.append(j)
+    if j != len(code) or any(source[e.start:e.end] != code[where[e.start]:where[e.end]] for e in edits):
+        raise FixRefused("cannot fix: LibCST does not reproduce this file (please report)")
+    return where
+
+
+def _nodes_at(spans: Spans, to_code: Optional[List[int]],
+              edits: Sequence[Edit]) -> Dict[Tuple[int, int], cst.BaseExpression]:
+    """The outermost expression node of each edit's and hole's span (by source offsets)."""
     wanted = {(e.start, e.end) for e in edits}
     for e in edits:
         if isinstance(e.content, Replacement):
             wanted.update((h.start, h.end) for h in e.content.holes)
-    nodes = _nodes_at(module, wanted)
-    replacements: Dict[cst.CSTNode, cst.CSTNode] = {}
-    for e in edits:
-        target = _node(nodes, e.start, e.end)
-        new = _swapped(target) if e.swap else _built(e.content, nodes, module)
-        if isinstance(target, cst.BaseExpression) and isinstance(new, cst.BaseExpression):
-            new = new.with_changes(lpar=target.lpar, rpar=target.rpar)
-        replacements[target] = new
-    return module.visit(_Replacer(replacements))
-
-
-def _nodes_at(module: cst.Module, spans) -> Dict[Tuple[int, int], cst.BaseExpression]:
-    """The outermost expression node of each span (post-order: the outer one comes last)."""
-    positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(CharSpanProvider)
+    by_code = {(to_code[a], to_code[b]) if to_code else (a, b): (a, b) for a, b in wanted}
     found: Dict[Tuple[int, int], cst.BaseExpression] = {}
-    for node, span in positions.items():
-        key = (span.start, span.start + span.length)
-        if key in spans and isinstance(node, cst.BaseExpression):
+    for node, span in spans.items():  # post-order: an outer node comes after an inner one
+        key = by_code.get((span.start, span.start + span.length))
+        if key is not None and isinstance(node, cst.BaseExpression):
             found[key] = node
+    missing = wanted - set(found)
+    if missing:
+        start, end = min(missing)
+        raise FixRefused(f"internal error: no expression at characters {start}-{end} to fix "
+                         "(please report)")
     return found
 
 
-def _node(nodes, start: int, end: int) -> cst.BaseExpression:
-    node = nodes.get((start, end))
-    if node is None:
-        raise FixRefused(f"internal error: no expression at characters {start}-{end} to fix "
-                         "(please report)")
-    return node
+def _new_node(edit: Edit, nodes) -> cst.BaseExpression:
+    target = nodes[(edit.start, edit.end)]
+    new = _swapped(target) if edit.swap else _built(edit.content, nodes)
+    return new.with_changes(lpar=target.lpar, rpar=target.rpar)
 
 
-def _built(content: str, nodes, module: cst.Module) -> cst.BaseExpression:
+def _built(content: str, nodes) -> cst.BaseExpression:
     """The new expression: the template with its holes bound to the original nodes."""
     if not isinstance(content, Replacement):
-        return cst.parse_expression(content, config=module.config_for_parsing)
+        return cst.parse_expression(content)
     bound = {}
     for i, hole in enumerate(content.holes):
-        node = _node(nodes, hole.start, hole.end).deep_clone()
+        node = nodes[(hole.start, hole.end)].deep_clone()
         if hole.parenthesize and not node.lpar:
             node = node.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
         bound[f"h{i}"] = node
-    return parse_template_expression(content.template, config=module.config_for_parsing, **bound)
+    return parse_template_expression(content.template, **bound)
 
 
 def _swapped(outer: cst.BaseExpression) -> cst.Call:
@@ -142,31 +172,7 @@ class _Replacer(cst.CSTTransformer):
         return self.replacements.get(original_node, updated_node)
 
 
-def check_outside_spans(source: str, new: str, edits: Sequence[Edit]) -> None:
-    """Refuse unless ``new`` is ``source`` with only the edited spans changed: the text
-    before, between and after them must come back in order (a leftmost match of each
-    piece finds a placement whenever one exists)."""
-    spans = sorted((e.start, e.end) for e in edits)
-    pieces: List[str] = []
-    pos = 0
-    for start, end in spans:
-        pieces.append(source[pos:start])
-        pos = end
-    head, tail, middle = pieces[0], source[pos:], pieces[1:]
-    at = len(head)
-    ok = new.startswith(head) and new.endswith(tail)
-    for piece in middle:
-        if not ok:
-            break
-        found = new.find(piece, at)
-        ok = found != -1
-        at = found + len(piece)
-    if not ok or at > len(new) - len(tail):
-        line = _first_difference_line(source, new)
-        raise FixRefused(f"fix refused: LibCST would change line {line} outside the fixed code "
-                         "(please report)")
-
-
-def _first_difference_line(source: str, new: str) -> int:
-    i = next((i for i, (a, b) in enumerate(zip(source, new)) if a != b), min(len(source), len(new)))
-    return len((source[:i] + "x").splitlines())
+def _refuse(source: str, offset: int) -> None:
+    line = bisect_right(line_starts(source), offset)
+    raise FixRefused(f"fix refused: LibCST would change the code near line {line} outside the "
+                     "fixed expressions (please report)")
