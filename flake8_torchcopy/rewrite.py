@@ -80,11 +80,11 @@ def apply_edits(source: str, edits: Sequence[Edit]) -> str:
     for e in sorted(edits, key=lambda e: e.start):
         old, new = old_spans[nodes[(e.start, e.end)]], new_spans[replacements[nodes[(e.start, e.end)]]]
         if old_code[old_pos:old.start] != new_code[new_pos:new.start]:
-            _refuse(source, e.start)
+            _refuse(source, pos, new_code[new_pos:new.start])
         out += [source[pos:e.start], new_code[new.start:new.start + new.length]]
         pos, old_pos, new_pos = e.end, old.start + old.length, new.start + new.length
     if old_code[old_pos:] != new_code[new_pos:]:
-        _refuse(source, pos)
+        _refuse(source, pos, new_code[new_pos:])
     out.append(source[pos:])
     result = "".join(out)
     if result == new_code:
@@ -172,7 +172,11 @@ class _Replacer(cst.CSTTransformer):
         return self.replacements.get(original_node, updated_node)
 
 
-def _refuse(source: str, offset: int) -> None:
+def _refuse(source: str, start: int, rendered: str) -> None:
+    """Name the first line where ``rendered``, LibCST's text from ``source[start:]`` on
+    up to the next fix, differs from the input."""
+    offset = start + next((i for i, (a, b) in enumerate(zip(source[start:], rendered)) if a != b),
+                          len(rendered))
     line = bisect_right(line_starts(source), offset)
     raise FixRefused(f"fix refused: LibCST would change the code near line {line} outside the "
                      "fixed expressions (please report)")
