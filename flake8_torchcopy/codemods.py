@@ -19,6 +19,7 @@ from libcst.codemod import CodemodCommand, CodemodContext
 
 from . import rewrite
 from .cli import noqa
+from .cli.config import ConfigError, check_codes
 from .engine import Options, fix_rounds, select_rules
 from .rules import ALL_RULES, Rule
 
@@ -65,7 +66,11 @@ class TorchCopyCommand(CodemodCommand):
 
 
 def _codes(text: str) -> Tuple[str, ...]:
-    return tuple(c.strip() for c in text.split(",") if c.strip())
+    """Comma-separated selectors, checked as ``torchcopy-fix`` checks them (a typo is an error)."""
+    try:
+        return check_codes(text.split(","))
+    except ConfigError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _rule_command(rule: Rule) -> type:

@@ -72,7 +72,7 @@ def apply_edits(source: str, edits: Sequence[Edit]) -> str:
     module = parse(source)
     old_code, old_spans = render(module)
     to_code = _offsets_in(old_code, source, edits)
-    nodes = _nodes_at(old_spans, to_code, edits)
+    nodes = _nodes_at(source, old_spans, to_code, edits)
     replacements = {nodes[(e.start, e.end)]: _new_node(e, nodes) for e in edits}
     new_module = module.visit(_Replacer(replacements))
     new_code, new_spans = render(new_module)
@@ -109,7 +109,7 @@ def _offsets_in(code: str, source: str, edits: Sequence[Edit]) -> Optional[List[
     return where
 
 
-def _nodes_at(spans: Spans, to_code: Optional[List[int]],
+def _nodes_at(source: str, spans: Spans, to_code: Optional[List[int]],
               edits: Sequence[Edit]) -> Dict[Tuple[int, int], cst.BaseExpression]:
     """The outermost expression node of each edit's and hole's span (by source offsets)."""
     wanted = {(e.start, e.end) for e in edits}
@@ -124,9 +124,8 @@ def _nodes_at(spans: Spans, to_code: Optional[List[int]],
             found[key] = node
     missing = wanted - set(found)
     if missing:
-        start, end = min(missing)
-        raise FixRefused(f"internal error: no expression at characters {start}-{end} to fix "
-                         "(please report)")
+        line = bisect_right(line_starts(source), min(missing)[0])
+        raise FixRefused(f"internal error: no expression to fix at line {line} (please report)")
     return found
 
 

@@ -60,6 +60,14 @@ def test_select_ignore_and_one_rule():
     case.assertCodemod(src + kept, only_103 + kept, select=("TRC103",))
 
 
+def test_a_mistyped_selector_is_an_error(tmp_path):
+    (tmp_path / "a.py").write_text("import torch\nx = torch.randn(3)\ny = x.clone().detach()\n")
+    proc = run("-m", "libcst.tool", "codemod", "-x", "flake8_torchcopy.codemods.TorchCopyCommand",
+               "a.py", "--no-format", "--select", "TRC999", cwd=tmp_path)
+    assert proc.returncode == 2 and "unknown rule selector 'TRC999'" in proc.stderr
+    assert "clone().detach()" in (tmp_path / "a.py").read_text()
+
+
 def test_comments_inside_the_chain_and_receiver_are_kept():
     assert fix_source(MULTILINE) == MULTILINE_FIXED
     src = "import torch\nt = torch.randn(3, 3)\ny = torch.tensor(t[0,  # first row\n                    :])\n"
