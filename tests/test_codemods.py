@@ -47,6 +47,16 @@ def test_rule_commands_come_from_the_registry_and_pickle():
         assert type(clone) is cls and clone.unsafe_fixes and [r.code for r in clone.rules()] == [code]
 
 
+def test_a_finding_with_a_template_fix_pickles():
+    ex = FIX_EXAMPLES[0][2]
+    (finding,) = lint_source(ex.code)
+    edit = pickle.loads(pickle.dumps(finding.fix)).edits[0]
+    assert edit == finding.fix.edits[0]
+    assert (edit.content.template, edit.content.holes) == (finding.fix.edits[0].content.template,
+                                                           finding.fix.edits[0].content.holes)
+    assert apply_fixes(ex.code, [finding])[0] == ex.fixed
+
+
 def test_select_ignore_and_one_rule():
     src = "import torch\nt = torch.randn(3)\ny = t.clone().detach()\nz = torch.tensor(t)\n"
     only_103 = "import torch\nt = torch.randn(3)\ny = t.detach().clone()\nz = torch.tensor(t)\n"
