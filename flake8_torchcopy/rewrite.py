@@ -74,11 +74,13 @@ def apply_edits(source: str, edits: Sequence[Edit]) -> str:
     to_code = _offsets_in(old_code, source, edits)
     nodes = _nodes_at(source, old_spans, to_code, edits)
     replacements = {nodes[(e.start, e.end)]: _new_node(e, nodes) for e in edits}
-    new_module = module.visit(_Replacer(replacements))
+    new_module = module.visit(_Replacer(replacements, old_spans))
     new_code, new_spans = render(new_module)
     out, pos, old_pos, new_pos = [], 0, 0, 0
     for e in sorted(edits, key=lambda e: e.start):
-        old, new = old_spans[nodes[(e.start, e.end)]], new_spans[replacements[nodes[(e.start, e.end)]]]
+        old, new = old_spans[nodes[(e.start, e.end)]], new_spans.get(replacements[nodes[(e.start, e.end)]])
+        if new is None:
+            _refuse(source, e.start, "")
         if old_code[old_pos:old.start] != new_code[new_pos:new.start]:
             _refuse(source, pos, new_code[new_pos:new.start])
         out += [source[pos:e.start], new_code[new.start:new.start + new.length]]
@@ -163,9 +165,19 @@ def _swapped(outer: cst.BaseExpression) -> cst.Call:
 
 
 class _Replacer(cst.CSTTransformer):
-    def __init__(self, replacements: Dict[cst.CSTNode, cst.CSTNode]) -> None:
+    """Swaps in the new nodes, descending only into nodes whose span holds one."""
+
+    def __init__(self, replacements: Dict[cst.CSTNode, cst.CSTNode], spans: Spans) -> None:
         super().__init__()
         self.replacements = replacements
+        self.spans = spans
+        self.targets = [(spans[n].start, spans[n].start + spans[n].length) for n in replacements]
+
+    def on_visit(self, node) -> bool:
+        span = self.spans.get(node)
+        if span is None or node in self.replacements:
+            return span is None
+        return any(span.start <= start and end <= span.start + span.length for start, end in self.targets)
 
     def on_leave(self, original_node, updated_node):
         return self.replacements.get(original_node, updated_node)

@@ -100,6 +100,9 @@ def test_a_transformation_that_touches_other_code_is_refused(tmp_path, monkeypat
     from flake8_torchcopy import cli
 
     class Careless(rewrite._Replacer):  # also rewrites every integer
+        def on_visit(self, node):
+            return True
+
         def on_leave(self, original_node, updated_node):
             if isinstance(updated_node, libcst.Integer):
                 return updated_node.with_changes(value="7")
