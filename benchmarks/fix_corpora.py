@@ -1,7 +1,8 @@
 """Idempotence and compile-after-fix over the real packages in ``.corpora/``.
 
-For every .py file: apply all fixes (unsafe included), check that the result
-still compiles and that a second run changes nothing.  Prints a markdown table;
+For every .py file: apply all fixes (unsafe included) through LibCST, check that
+none is refused (a result that would change bytes outside the fixed expressions),
+that the result still compiles and that a second run changes nothing.  Prints a markdown table;
 exits 1 if any file breaks either property.
 
     python benchmarks/fix_corpora.py [--root .corpora] [--safe-only]
@@ -14,7 +15,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from flake8_torchcopy import fix_source
+from flake8_torchcopy import FixRefused, fix_source
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -37,7 +38,11 @@ def main(argv=None) -> int:
             except (SyntaxError, UnicodeDecodeError, ValueError):
                 stats[pkg.name, "skipped"] += 1
                 continue
-            fixed = fix_source(src, unsafe=not args.safe_only, path=str(f))
+            try:
+                fixed = fix_source(src, unsafe=not args.safe_only, path=str(f))
+            except FixRefused as e:
+                problems.append(f"{f}: {e}")
+                continue
             if fixed == src:
                 continue
             stats[pkg.name, "changed"] += 1

@@ -7,9 +7,11 @@ here) is walked once by :class:`~flake8_torchcopy.analysis.flow.FlowWalker`,
 which resolves torch names, infers tensor-ness and layouts and calls every
 active rule on the nodes it cares about.
 
-Fixes are exact text edits (see :mod:`flake8_torchcopy.finding`);
-``apply_fixes`` applies the non-overlapping ones and ``fix_rounds`` /
-``fix_source`` repeat lint-and-fix rounds until nothing changes.
+A fix says what to replace where (see :mod:`flake8_torchcopy.finding`);
+``apply_fixes`` applies the non-overlapping ones as a LibCST transformation
+(:mod:`flake8_torchcopy.rewrite`, imported only when there is a fix to apply)
+and ``fix_rounds`` / ``fix_source`` repeat lint-and-fix rounds until nothing
+changes.
 """
 from __future__ import annotations
 
@@ -94,7 +96,9 @@ def apply_fixes(
 ) -> Tuple[str, List[Finding]]:
     """Apply the fixes of ``findings`` that are allowed and don't overlap an earlier one.
 
-    Returns the new source and the findings whose fix was applied.
+    Returns the new source and the findings whose fix was applied.  Raises
+    :class:`~flake8_torchcopy.finding.FixRefused` (a ``ValueError``) when LibCST
+    cannot parse the source or the result would change bytes outside the fixes.
     """
     chosen: List[Finding] = []
     taken: List[Tuple[int, int]] = []
@@ -106,15 +110,11 @@ def apply_fixes(
             continue  # overlaps an earlier fix: the next round gets it
         taken.extend(spans)
         chosen.append(f)
-    edits = sorted((e for f in chosen for e in f.fix.edits), key=lambda e: (e.start, e.end))  # type: ignore[union-attr]
-    out = []
-    pos = 0
-    for e in edits:
-        out.append(source[pos:e.start])
-        out.append(e.content)
-        pos = e.end
-    out.append(source[pos:])
-    return "".join(out), chosen
+    if not chosen:
+        return source, chosen
+    from .rewrite import apply_edits
+
+    return apply_edits(source, [e for f in chosen for e in f.fix.edits]), chosen  # type: ignore[union-attr]
 
 
 def fix_rounds(

@@ -10,7 +10,7 @@ import warnings
 from typing import Dict, List, Optional, Tuple
 
 from ..engine import fix_rounds, lint_source
-from ..finding import Finding
+from ..finding import Finding, FixRefused
 from ..source import split_after_lf
 from . import files, noqa
 from .files import BadInput
@@ -69,6 +69,8 @@ def _lint_and_fix(src: SourceFile, rules, settings: Settings,
             new, applied, left = fix_rounds(
                 src.text, settings.unsafe, rules=rules, options=settings.options, path=src.path,
                 tree=src.tree, keep=noqa.filter_findings, allow=vetter.allow if vetter else None)
+        except FixRefused as exc:
+            raise BadInput(str(exc)) from None
         except (SyntaxError, ValueError):
             if src.tree is None:
                 raise

@@ -1,10 +1,11 @@
-"""Pieces several rules share: keyword handling and the ``detach().clone()`` replacement."""
+"""Pieces several rules share: keyword handling, replacements built from the original
+expressions (:func:`hole`, :func:`code`), and the ``detach().clone()`` replacement."""
 from __future__ import annotations
 
 import ast
-from typing import Dict, Optional
+from typing import Dict, Optional, Union
 
-from ..finding import SAFE, UNSAFE, Edit, Fix
+from ..finding import SAFE, UNSAFE, Edit, Fix, Hole, Replacement
 
 
 def keywords(call: ast.Call) -> Optional[Dict[str, ast.keyword]]:
@@ -22,36 +23,64 @@ def short(text: str, limit: int = 48) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def hole(ctx, node: ast.AST, atom: bool = False) -> Replacement:
+    """The original expression ``node``, kept as it is written (comments included);
+    with ``atom``, parenthesized unless it binds tighter than ``.attr``."""
+    text = ctx.atom_text(node) if atom else ctx.text(node)
+    paren = text != ctx.text(node)
+    return Replacement(text, "{h0}", (Hole(ctx.start(node), ctx.end(node), paren),))
+
+
+def code(*parts: Union[str, Replacement]) -> Replacement:
+    """Concatenate literal code and replacements into one replacement."""
+    texts, templates, holes = [], [], []
+    for part in parts:
+        texts.append(str(part))
+        if isinstance(part, Replacement):
+            names = {f"h{i}": f"{{h{len(holes) + i}}}" for i in range(len(part.holes))}
+            templates.append(part.template.format(**names))
+            holes.extend(part.holes)
+        else:
+            templates.append(part)
+    return Replacement("".join(texts), "".join(templates), tuple(holes))
+
+
 def copy_expression(ctx, tensor: ast.AST, kw: Dict[str, ast.keyword],
-                    dtype_default: Optional[str] = None, device_default: Optional[str] = None) -> Optional[str]:
+                    dtype_default: Union[str, Replacement, None] = None,
+                    device_default: Union[str, Replacement, None] = None) -> Optional[Replacement]:
     """``t.detach().clone()`` or ``t.detach().to(dtype=…, device=…, copy=True)`` for
     ``torch.tensor(t, **kw)``; None when no exact one-call replacement exists."""
     if set(kw) - {"dtype", "device", "requires_grad"}:
         return None  # pin_memory=, or an unexpected keyword
-    t = ctx.atom_text(tensor)
-    conv = []
+    conv: list = []
     for name, default in (("dtype", dtype_default), ("device", device_default)):
-        if name in kw:
-            conv.append(f"{name}={ctx.text(kw[name].value)}")
-        elif default is not None:
-            conv.append(f"{name}={default}")
-    out = f"{t}.detach().to({', '.join(conv)}, copy=True)" if conv else f"{t}.detach().clone()"
+        value = hole(ctx, kw[name].value) if name in kw else default
+        if value is not None:
+            conv += [", " if conv else "", f"{name}=", value]
+    parts = [hole(ctx, tensor, atom=True)]
+    parts += [".detach().to(", *conv, ", copy=True)"] if conv else [".detach().clone()"]
     rg = kw.get("requires_grad")
     if rg is not None:
         v = rg.value
         if isinstance(v, ast.Constant) and v.value is True:
-            out += ".requires_grad_()"
+            parts.append(".requires_grad_()")
         elif not (isinstance(v, ast.Constant) and v.value is False):
-            out += f".requires_grad_({ctx.text(v)})"
-    return out
+            parts += [".requires_grad_(", hole(ctx, v), ")"]
+    return code(*parts)
 
 
-def replace_fix(ctx, node: ast.AST, text: str, safe: bool, message: str) -> Optional[Fix]:
-    """Replace the whole node; refused when that would drop a comment inside it."""
-    old = ctx.text(node)
-    if "#" in old:
+def replace_fix(ctx, node: ast.AST, replacement: Replacement, safe: bool, message: str) -> Optional[Fix]:
+    """Replace the whole node; refused when that would drop a comment (one outside the
+    original expressions the replacement keeps)."""
+    start, end = ctx.start(node), ctx.end(node)
+    dropped, pos = [], start
+    for h in sorted(replacement.holes, key=lambda h: h.start):
+        dropped.append(ctx.source[pos:h.start])
+        pos = max(pos, h.end)
+    dropped.append(ctx.source[pos:end])
+    if any("#" in text for text in dropped):
         return None
-    return Fix((Edit(ctx.start(node), ctx.end(node), text),), SAFE if safe else UNSAFE, message)
+    return Fix((Edit(start, end, replacement),), SAFE if safe else UNSAFE, message)
 
 
 def copy_fix_safety(ctx, kind: str) -> bool:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import ast
 
-from ._common import copy_expression, copy_fix_safety, is_simple, keywords, replace_fix, same_expr, short
+from ._common import code, copy_expression, copy_fix_safety, hole, is_simple, keywords, replace_fix, same_expr, short
 from .base import Example, Rule
 
 
@@ -77,8 +77,8 @@ class NewTensorCopy(Rule):
         if same_expr(x, arg):
             replacement = copy_expression(ctx, arg, kw)
         elif is_simple(x):
-            xt = ctx.text(x)
-            replacement = copy_expression(ctx, arg, kw, f"{xt}.dtype", f"{xt}.device")
+            replacement = copy_expression(ctx, arg, kw, code(hole(ctx, x), ".dtype"),
+                                          code(hole(ctx, x), ".device"))
         else:
             replacement = None
         t = short(ctx.text(arg), 24)

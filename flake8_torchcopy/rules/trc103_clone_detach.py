@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 
 from ..finding import SAFE, Edit, Fix
-from ._common import replace_fix, short
+from ._common import code, hole, replace_fix, short
 from .base import Example, Rule
 
 
@@ -77,12 +77,10 @@ class CloneDetach(Rule):
         detach_args = ctx.args_span(node)
         args_text = ctx.source[clone_args[0]:clone_args[1]]
         detach_text = ctx.source[detach_args[0]:detach_args[1]]
-        edits = (
-            Edit(clone_name[0], clone_name[1], "detach"),
-            Edit(clone_args[0], clone_args[1], detach_text),
-            Edit(detach_name[0], detach_name[1], "clone"),
-            Edit(detach_args[0], detach_args[1], args_text),
-        )
+        start = ctx.start(node)
+        swapped = "".join((ctx.source[start:clone_name[0]], "detach", detach_text,
+                           ctx.source[clone_args[1]:detach_name[0]], "clone", args_text))
+        edits = (Edit(start, ctx.end(node), swapped, swap=True),)
         r = short(ctx.atom_text(receiver), 24)  # (a * b).clone(): keep the parentheses
         a = short(args_text.strip(), 40)
         before, after = f"{r}.clone{a}.detach()", f"{r}.detach().clone{a}"
@@ -99,7 +97,9 @@ class CloneDetach(Rule):
             return
         t = inner.args[0]
         kw = ", ".join(ctx.text(k) for k in inner.keywords)
-        after = f"{ctx.atom_text(t)}.detach().clone({kw})"
+        kw_parts = [part for i, k in enumerate(inner.keywords)
+                    for part in ((", " if i else ""), f"{k.arg}=" if k.arg else "**", hole(ctx, k.value))]
+        after = code(hole(ctx, t, atom=True), ".detach().clone(", *kw_parts, ")")
         before = f"torch.clone({short(ctx.text(t), 24)}{', ' if kw else ''}{short(kw, 30)}).detach()"
         ctx.report(self.code, node,
                    f"use {short(after)} instead of {before}: the clone records a graph node that "

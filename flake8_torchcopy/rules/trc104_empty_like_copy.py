@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import ast
 
-from ._common import replace_fix, same_expr, short
+from ._common import code, hole, replace_fix, same_expr, short
 from .base import Example, Rule
 
 
@@ -51,7 +51,7 @@ class EmptyLikeCopy(Rule):
         t = inner.args[0]
         exact = len(inner.args) == 1 and not inner.keywords and not node.keywords
         text = short(ctx.text(t), 24)
-        replacement = f"{ctx.atom_text(t)}.clone()"
+        replacement = code(hole(ctx, t, atom=True), ".clone()")
         conv = [k for k in inner.keywords if k.arg in ("dtype", "device")]
         if len(inner.args) > 1 or len(conv) != len(inner.keywords):
             return  # a layout or requires_grad request: not a plain copy

@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 from typing import Optional, Tuple
 
-from ._common import copy_expression, copy_fix_safety, keywords, replace_fix, short
+from ._common import code, copy_expression, copy_fix_safety, hole, keywords, replace_fix, short
 from .base import Example, Rule
 
 _PASS_THROUGH = ("detach", "cpu")
@@ -121,11 +121,11 @@ class RoundTrip(Rule):
         if got is None or got[1] != "numpy":
             return
         base, last, cpu, kind = got
-        t = ctx.atom_text(base)
+        t = hole(ctx, base, atom=True)
         if cloned:
-            replacement = f'{t}.detach().to(device="cpu", copy=True)' if cpu else f"{t}.detach().clone()"
+            replacement = code(t, '.detach().to(device="cpu", copy=True)' if cpu else ".detach().clone()")
         else:
-            replacement = f"{t}.detach().cpu()" if cpu else f"{t}.detach()"
+            replacement = code(t, ".detach().cpu()" if cpu else ".detach()")
         # the alias form differs under inference_mode (inference tensor vs normal): unsafe
         safe = cloned and kind == "tensor"
         self.report(node, ctx, base, last, replacement, safe, alias=not cloned)

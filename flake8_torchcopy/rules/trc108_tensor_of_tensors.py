@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import ast
 
-from ._common import replace_fix, short
+from ._common import code, hole, replace_fix, short
 from .base import Example, Rule
 
 
@@ -53,7 +53,8 @@ class TensorOfTensors(Rule):
         elems = ", ".join(ctx.text(e) for e in lst.elts)
         replacement = f"torch.stack([{short(elems, 30)}])"
         if torch is not None and not node.keywords:
-            replacement = f"{torch}.stack([{elems}]).detach()"
+            items = [part for i, e in enumerate(lst.elts) for part in ((", " if i else ""), hole(ctx, e))]
+            replacement = code(f"{torch}.stack([", *items, "]).detach()")
             fix = replace_fix(ctx, node, replacement, False, f"Replace with `{short(replacement)}`")
         ctx.report(self.code, node,
                    f"use {short(replacement)} instead of torch.tensor([...]) of tensors: it goes "
