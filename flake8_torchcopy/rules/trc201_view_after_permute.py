@@ -107,9 +107,9 @@ class ViewAfterPermute(Rule):
         verdict, rescues = L.view_verdict(recv.sizes, recv.strides, target)
         if verdict != L.ILLEGAL:
             return
-        in_target = {sym for m in target if m is not None for sym in m.symbols}
-        rescues.sort(key=lambda sym: sym not in in_target)
-        unless = " or ".join(f"{s.name} == 1" for s in rescues)
+        in_target = {sym for m in target if m is not None for sym in m.atoms()}
+        rescues.sort(key=lambda syms: (len(syms), not set(syms) <= in_target))
+        unless = " or ".join(" and ".join(f"{s.name} == 1" for s in syms) for syms in rescues)
         origin = f" after {recv.permuted_by}" if recv.permuted_by else ""
         message = (f"use .reshape() instead of .view(){origin}: this view merges dims the "
                    f"permutation separated and raises RuntimeError"
