@@ -72,10 +72,6 @@ class Value:
         out.serial = self.serial
         return out
 
-    @property
-    def is_tensor(self) -> bool:
-        return self.kind == TENSOR
-
     def __repr__(self) -> str:  # pragma: no cover - debugging aid
         extra = f" sizes={self.sizes} strides={self.strides}" if self.sizes is not None else ""
         return f"<Value {self.kind}{' ' + self.qualname if self.qualname else ''}{extra}>"
@@ -83,7 +79,6 @@ class Value:
 
 UNKNOWN_VALUE = Value(UNKNOWN)
 NOT_VALUE = Value(NOT)
-TENSOR_VALUE = Value(TENSOR)
 
 
 def join_kind(a: str, b: str) -> str:

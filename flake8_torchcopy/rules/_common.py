@@ -6,8 +6,6 @@ from typing import Dict, Optional
 
 from ..finding import SAFE, UNSAFE, Edit, Fix
 
-COPY_KEYWORDS = ("dtype", "device", "requires_grad", "pin_memory")
-
 
 def keywords(call: ast.Call) -> Optional[Dict[str, ast.keyword]]:
     """Keyword arguments by name; None if there is a ``**kwargs``."""

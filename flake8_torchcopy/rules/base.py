@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar, Dict, Mapping, Optional, Sequence, Tuple
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..analysis.flow import Context
+    from ..analysis.context import Context
 
 
 @dataclass(frozen=True)

@@ -61,7 +61,7 @@ class NewTensorCopy(Rule):
         if isinstance(arg, ast.Starred):
             return
         kind = ctx.tensor_kind(arg)
-        if kind is None or ctx.value(func.value).kind == "not":
+        if kind is None or ctx.is_not_tensor(func.value):
             return
         kw = keywords(node)
         if kw is None:

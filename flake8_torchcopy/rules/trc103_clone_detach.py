@@ -65,7 +65,7 @@ class CloneDetach(Rule):
                 and inner.func.attr == "clone"):
             return
         receiver = inner.func.value
-        if ctx.value(receiver).kind == "not" or any(isinstance(a, ast.Starred) for a in inner.args):
+        if ctx.is_not_tensor(receiver) or any(isinstance(a, ast.Starred) for a in inner.args):
             return
         if ctx.qualname(receiver) == "torch":
             self.check_function_form(node, inner, ctx)

@@ -98,7 +98,7 @@ class RoundTrip(Rule):
             return None
         base, last, cpu, detached = got
         kind = ctx.tensor_kind(base)
-        if kind is None and detached and ctx.value(base).kind != "not":
+        if kind is None and detached and not ctx.is_not_tensor(base):
             kind = "tensor"
         if kind is None:
             return None

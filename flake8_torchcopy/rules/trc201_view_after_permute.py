@@ -99,9 +99,9 @@ class ViewAfterPermute(Rule):
         if len(node.args) == 1 and self.is_dtype(node.args[0], ctx):
             return
         recv = ctx.value(func.value)
-        if recv.kind == "not" or recv.sizes is None or recv.strides is None:
+        if ctx.is_not_tensor(func.value) or recv.sizes is None or recv.strides is None:
             return
-        target = ctx._w.size_args(node.args)
+        target = ctx.size_args(node.args)
         if target is None:
             return
         verdict, rescues = L.view_verdict(recv.sizes, recv.strides, target)

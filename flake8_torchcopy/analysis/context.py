@@ -1,0 +1,106 @@
+"""What a rule may ask: the values the analysis found, source text, and reporting.
+
+This is the only part of the analysis rules see.  A rule does not care where the
+evidence for a value came from (data flow in the function, narrowing, module
+summaries, library knowledge): it asks questions such as :meth:`Context.is_tensor`.
+"""
+from __future__ import annotations
+
+import ast
+from typing import List, Optional, Sequence, Tuple
+
+from ..finding import Fix
+from .symbolic import Mono
+from .values import ANNOTATED, NOT, TENSOR, UNKNOWN_VALUE, Value
+
+
+class Context:
+    """What a rule may ask about the file and the node it is checking."""
+
+    def __init__(self, walker) -> None:
+        self._w = walker
+        self.source = walker.source
+        self.options = walker.options
+
+    # --- values -------------------------------------------------------------
+    def value(self, node: ast.AST) -> Value:
+        return self._w.cache.get(id(node)) or UNKNOWN_VALUE
+
+    def qualname(self, node: ast.AST) -> Optional[str]:
+        return self.value(node).qualname
+
+    def tensor_kind(self, node: ast.AST) -> Optional[str]:
+        """``"tensor"`` when the data flow proves a tensor, ``"annotated"`` when only a
+        trusted annotation does, None otherwise."""
+        kind = self.value(node).kind
+        if kind == TENSOR:
+            return TENSOR
+        if kind == ANNOTATED and self.options.trust_annotations:
+            return ANNOTATED
+        return None
+
+    def is_tensor(self, node: ast.AST) -> bool:
+        """The data flow proves a tensor (an annotation alone does not)."""
+        return self.value(node).kind == TENSOR
+
+    def is_not_tensor(self, node: ast.AST) -> bool:
+        """The data flow proves something other than a tensor (a number, a list, None...)."""
+        return self.value(node).kind == NOT
+
+    def size_args(self, arg_nodes: Sequence[ast.AST]) -> Optional[List[Optional[Mono]]]:
+        """The sizes a ``view``/``reshape``/``expand`` call's arguments stand for: one per
+        dim, None for ``-1``; None when they cannot be told (``*sizes``, a tensor)."""
+        return self._w.size_args(arg_nodes)
+
+    @property
+    def fix_blocker(self) -> Optional[str]:
+        """Why a fix that relies on ``torch.tensor`` semantics is not exact here, if it isn't."""
+        if self._w.in_jit:
+            return "inside TorchScript"
+        if self._w.default_device:
+            return "the module sets a default device"
+        return None
+
+    def torch_name(self) -> Optional[str]:
+        """A name bound to the ``torch`` module here, for fixes that need ``torch.<fn>``."""
+        if self._w.lookup("torch").qualname == "torch":
+            return "torch"
+        for name, v in list(self._w.env.items()) + list(self._w.outer.items()):
+            if v.qualname == "torch":
+                return name
+        return None
+
+    # --- text ---------------------------------------------------------------
+    def start(self, node: ast.AST) -> int:
+        return self._w.idx.start(node)
+
+    def end(self, node: ast.AST) -> int:
+        return self._w.idx.end(node)
+
+    def text(self, node: ast.AST) -> str:
+        return self._w.idx.text(node)
+
+    def atom_text(self, node: ast.AST) -> str:
+        """The node's text, parenthesized unless it binds tighter than ``.attr``."""
+        text = self.text(node)
+        if isinstance(node, (ast.Name, ast.Attribute, ast.Call, ast.Subscript, ast.List,
+                             ast.Tuple, ast.Dict, ast.Set, ast.ListComp, ast.Constant)):
+            if isinstance(node, ast.Constant) and isinstance(node.value, (int, float, complex)):
+                return f"({text})"
+            if isinstance(node, ast.Tuple) and not text.startswith("("):
+                return f"({text})"
+            return text
+        return f"({text})"
+
+    def name_span(self, attr: ast.Attribute) -> Tuple[int, int]:
+        """Offsets of the attribute name in ``value.name``."""
+        end = self.end(attr)
+        return end - len(attr.attr), end
+
+    def args_span(self, call: ast.Call) -> Tuple[int, int]:
+        """Offsets of ``(...)`` of a call (from the end of the callee to the end of the call)."""
+        return self.end(call.func), self.end(call)
+
+    # --- reporting ----------------------------------------------------------
+    def report(self, code: str, node: ast.AST, message: str, fix: Optional[Fix] = None) -> None:
+        self._w.add(code, node, message, fix)

@@ -1,0 +1,460 @@
+"""Expression evaluation: the value of each expression node, given the names' values.
+
+:class:`Evaluator` holds the environment of the scope being walked and evaluates
+expressions bottom-up, caching each node's :class:`~.values.Value` for the rules
+and calling the rules registered for the node's type.  Binding (assignment
+targets, unpacking) lives here too, since ``:=`` and comprehensions bind.  What
+torch calls, methods, attributes and indexing yield is in :mod:`.torchsem`;
+statements and joins are the walker's (:mod:`.flow`).
+"""
+from __future__ import annotations
+
+import ast
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
+
+from ..source import SourceIndex
+from . import layout as L
+from . import torchapi as api
+from . import torchsem as sem
+from .narrowing import narrow
+from .symbolic import Mono, Sym
+from .torchsem import TENSOR_TYPES, const_int, dim_size, is_tensorish
+from .values import ANNOTATED, NOT, NOT_VALUE, TENSOR, UNKNOWN, UNKNOWN_VALUE, Value, join
+
+Env = Dict[str, Value]
+
+
+class Evaluator:
+    """Values of expressions in the current scope (``env``, with ``outer`` behind it)."""
+
+    def __init__(self, source: str, rules: Sequence) -> None:
+        self.source = source
+        self.idx = SourceIndex(source)
+        self.dispatch: Dict[type, List] = {}
+        for rule in rules:
+            for t in rule.node_types:
+                self.dispatch.setdefault(t, []).append(rule)
+        self.cache: Dict[int, Value] = {}
+        self.env: Env = {}
+        self.outer: Env = {}
+        self.ctx = None  # the rules' Context, set by the walker
+        self.reporting = True
+        self.evidence: List[str] = []
+        self.conditional = 0  # >0 inside code a statement may not run (IfExp arms, `and`/`or`, lambdas)
+        self._expr_handlers: Dict[type, Optional[Callable]] = {}
+
+    def lookup(self, name: str) -> Value:
+        v = self.env.get(name)
+        if v is None:
+            v = self.outer.get(name)
+        return v if v is not None else UNKNOWN_VALUE
+
+    def is_tensor_annotation(self, ann: ast.AST) -> bool:
+        if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
+            try:
+                ann = ast.parse(ann.value, mode="eval").body
+            except SyntaxError:
+                return False
+        return self.static_qualname(ann) in TENSOR_TYPES
+
+    def static_qualname(self, node: ast.AST) -> Optional[str]:
+        """Qualified name of a dotted name without evaluating (for annotations, types)."""
+        if isinstance(node, ast.Name):
+            return self.lookup(node.id).qualname
+        if isinstance(node, ast.Attribute):
+            base = self.static_qualname(node.value)
+            return f"{base}.{node.attr}" if base else None
+        return None
+
+    def _handler(self, table: Dict[type, Optional[Callable]], prefix: str, cls: type):
+        """The ``s_``/``e_`` method for a node class, looked up once per class."""
+        try:
+            return table[cls]
+        except KeyError:
+            handler = table[cls] = getattr(self, prefix + cls.__name__, None)
+            return handler
+
+    def apply(self, env: Env, updates: Dict[str, str]) -> Env:
+        for name, kind in updates.items():
+            cur = env.get(name) or self.outer.get(name) or UNKNOWN_VALUE
+            if cur.qualname is not None:
+                continue
+            env[name] = cur.with_(kind=kind) if kind != UNKNOWN else Value(UNKNOWN)
+        return env
+
+    # ----------------------------------------------------------------- binding
+    def bind(self, target: ast.AST, v: Value, value_node: Optional[ast.AST]) -> None:
+        if isinstance(target, ast.Name):
+            self.env[target.id] = v
+            return
+        if isinstance(target, (ast.Tuple, ast.List)):
+            names = target.elts
+            if any(isinstance(e, ast.Starred) for e in names):
+                for e in names:
+                    self.bind(e.value if isinstance(e, ast.Starred) else e, UNKNOWN_VALUE, None)
+                return
+            elems = v.elems
+            if elems is None and value_node is not None:
+                elems = self.learn_shape(value_node, names)
+            if elems is not None and len(elems) == len(names):
+                for e, ev in zip(names, elems):
+                    self.bind(e, ev, None)
+                return
+            each = self.element_of(v)
+            for e in names:
+                self.bind(e, each, None)
+            return
+        if isinstance(target, ast.Starred):
+            self.bind(target.value, UNKNOWN_VALUE, None)
+            return
+        self.ev_target(target)
+
+    def learn_shape(self, value_node: ast.AST, names: Sequence[ast.AST]):
+        """``b, n, c = x.shape`` / ``x.size()``: x has rank 3 and sizes named b, n, c."""
+        base = None
+        if isinstance(value_node, ast.Attribute) and value_node.attr == "shape":
+            base = value_node.value
+        elif (isinstance(value_node, ast.Call) and isinstance(value_node.func, ast.Attribute)
+              and value_node.func.attr == "size" and not value_node.args and not value_node.keywords):
+            base = value_node.func.value
+        if not isinstance(base, ast.Name):
+            return None
+        tv = self.lookup(base.id)
+        if tv.kind == NOT or tv.qualname is not None:
+            return None
+        monos = []
+        for n in names:
+            named = isinstance(n, ast.Name) and n.id.strip("_")
+            label = n.id if named else f"{base.id}.size({len(monos)})"  # type: ignore[union-attr]
+            monos.append(dim_size(label, tv, len(monos)))
+        sizes = tuple(monos)
+        strides = L.contiguous_strides(sizes) if tv.permuted_by is None else None
+        self.env[base.id] = tv.with_(sizes=sizes, strides=strides)
+        return tuple(Value(NOT, mono=m) for m in monos)
+
+    def element_of(self, v: Value) -> Value:
+        if is_tensorish(v):
+            if v.sizes:
+                return sem.index_layout(v, 1)
+            return Value(v.kind)
+        if v.elems:
+            out = v.elems[0]
+            for e in v.elems[1:]:
+                out = join(out, e)
+            return out
+        return UNKNOWN_VALUE
+
+    def ev_target(self, t: ast.AST) -> None:
+        if isinstance(t, ast.Attribute):
+            self.ev(t.value)
+        elif isinstance(t, ast.Subscript):
+            self.ev(t.value)
+            self.ev(t.slice)
+        elif isinstance(t, (ast.Tuple, ast.List)):
+            for e in t.elts:
+                self.ev_target(e)
+        elif isinstance(t, ast.Starred):
+            self.ev_target(t.value)
+
+    # ------------------------------------------------------------- expressions
+    def ev(self, node: ast.AST) -> Value:
+        cls = type(node)
+        handler = self._handler(self._expr_handlers, "e_", cls)
+        if handler is None:
+            self._children(node)
+            v = UNKNOWN_VALUE
+        else:
+            v = handler(node)
+        self.cache[id(node)] = v
+        rules = self.dispatch.get(cls)
+        if rules and self.reporting:
+            for rule in rules:
+                rule.check(node, self.ctx)
+        return v
+
+    def e_Name(self, node):
+        return self.lookup(node.id)
+
+    def mono_of(self, node: Optional[ast.AST], v: Value) -> Optional[Mono]:
+        """The size a value stands for; a name of unknown value is a symbol (made lazily)."""
+        if v.mono is not None:
+            return v.mono
+        if isinstance(node, ast.Name) and v.kind != TENSOR and v.qualname is None \
+                and not v.local_def and v.sizes is None:
+            return Mono.sym(Sym(node.id, "free" if v is UNKNOWN_VALUE else v.serial))
+        if isinstance(node, ast.Constant) and type(node.value) is int:
+            return Mono.const(node.value)
+        return None
+
+    def e_Constant(self, node):
+        return NOT_VALUE
+
+    def _children(self, node):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.expr):
+                self.ev(child)
+
+    def e_JoinedStr(self, node):
+        self._children(node)
+        return NOT_VALUE
+
+    def e_List(self, node):
+        return Value(NOT, elems=tuple(self.ev(e) for e in node.elts))
+
+    e_Tuple = e_List
+
+    def e_Set(self, node):
+        self._children(node)
+        return NOT_VALUE
+
+    e_Dict = e_Set
+
+    def e_Slice(self, node):
+        self._children(node)
+        return NOT_VALUE
+
+    def e_Starred(self, node):
+        self.ev(node.value)
+        return UNKNOWN_VALUE
+
+    def e_NamedExpr(self, node):
+        v = self.ev(node.value)
+        self.bind(node.target, v, node.value)
+        return v
+
+    def e_Lambda(self, node):
+        for d in node.args.defaults + [d for d in node.args.kw_defaults if d is not None]:
+            self.ev(d)
+        saved = self.env
+        self.env = dict(saved)
+        self.conditional += 1
+        a = node.args
+        for p in a.posonlyargs + a.args + a.kwonlyargs + [x for x in (a.vararg, a.kwarg) if x]:
+            self.env[p.arg] = Value(UNKNOWN)
+        self.ev(node.body)
+        self.conditional -= 1
+        self.env = saved
+        return Value(UNKNOWN, local_def=True)
+
+    def comprehension(self, node, parts: Sequence[ast.AST]) -> None:
+        saved = self.env
+        self.env = dict(saved)
+        self.conditional += 1
+        for gen in node.generators:
+            it = self.ev(gen.iter)
+            self.bind(gen.target, self.element_of(it), None)
+            for cond in gen.ifs:
+                self.ev(cond)
+                self.apply(self.env, narrow(self, cond)[0])
+        for p in parts:
+            self.ev(p)
+        self.conditional -= 1
+        self.env = saved
+
+    def e_ListComp(self, node):
+        self.comprehension(node, [node.elt])
+        return NOT_VALUE
+
+    e_SetComp = e_ListComp
+
+    def e_GeneratorExp(self, node):
+        self.comprehension(node, [node.elt])
+        return UNKNOWN_VALUE
+
+    def e_DictComp(self, node):
+        self.comprehension(node, [node.key, node.value])
+        return NOT_VALUE
+
+    def e_IfExp(self, node):
+        self.ev(node.test)
+        yes, no = narrow(self, node.test)
+        saved = self.env
+        self.conditional += 1
+        self.env = self.apply(dict(saved), yes)
+        a = self.ev(node.body)
+        self.env = self.apply(dict(saved), no)
+        b = self.ev(node.orelse)
+        self.conditional -= 1
+        self.env = saved
+        return join(a, b)
+
+    def e_BoolOp(self, node):
+        saved = self.env
+        self.env = dict(saved)
+        vals = []
+        for k, v in enumerate(node.values):
+            self.conditional += k > 0
+            vals.append(self.ev(v))
+            self.conditional -= k > 0
+            yes, no = narrow(self, v)
+            self.apply(self.env, yes if isinstance(node.op, ast.And) else no)
+        self.env = saved
+        out = vals[0]
+        for v in vals[1:]:
+            out = join(out, v)
+        return out
+
+    def e_Compare(self, node):
+        vals = [self.ev(node.left)] + [self.ev(c) for c in node.comparators]
+        if any(isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn)) for op in node.ops):
+            return NOT_VALUE
+        if any(v.kind == TENSOR for v in vals):
+            return Value(TENSOR)
+        if all(v.kind == NOT for v in vals):
+            return NOT_VALUE
+        return UNKNOWN_VALUE
+
+    def e_UnaryOp(self, node):
+        v = self.ev(node.operand)
+        if isinstance(node.op, ast.Not):
+            return NOT_VALUE
+        if is_tensorish(v):
+            return v.with_(mono=None)
+        m = self.mono_of(node.operand, v) if isinstance(node.op, ast.USub) else None
+        if m is not None:
+            return Value(NOT if v.kind == NOT else UNKNOWN, mono=m * Mono.const(-1))
+        return Value(v.kind) if v.kind == NOT else UNKNOWN_VALUE
+
+    def e_BinOp(self, node):
+        left = self.ev(node.left)
+        right = self.ev(node.right)
+        return self.binop(node.op, left, right, nodes=(node.left, node.right))
+
+    def binop(self, op, left: Value, right: Value, inplace: bool = False,
+              nodes: Tuple[Optional[ast.AST], Optional[ast.AST]] = (None, None)) -> Value:
+        if isinstance(op, ast.MatMult):
+            kinds = (left.kind, right.kind)
+            kind = TENSOR if TENSOR in kinds else ANNOTATED if ANNOTATED in kinds else UNKNOWN
+            sizes = sem.matmul_sizes(left, right) if NOT not in kinds else None
+            if kind == UNKNOWN and sizes is None:
+                return UNKNOWN_VALUE
+            return Value(kind, sizes=sizes, strides=L.contiguous_strides(sizes) if sizes else None)
+        lt, rt = is_tensorish(left), is_tensorish(right)
+        if lt or rt:
+            kind = TENSOR if TENSOR in (left.kind, right.kind) else ANNOTATED
+            t, other = (left, right) if lt else (right, left)
+            taint = left.permuted_by or right.permuted_by
+            if lt and rt:
+                if left.sizes is not None and left.sizes == right.sizes:
+                    same = left.strides == right.strides and left.strides is not None \
+                        and L.is_dense(left.sizes, left.strides)
+                    return Value(kind, sizes=left.sizes, strides=left.strides if same else None,
+                                 permuted_by=taint)
+                return Value(kind, permuted_by=taint)
+            if other.kind == NOT and t.sizes is not None:
+                # the output of an elementwise op follows a dense input's dim order;
+                # a non-dense input gives a dense output we don't model
+                dense = t.strides is not None and L.is_dense(t.sizes, t.strides)
+                if inplace or dense:
+                    return Value(kind, sizes=t.sizes, strides=t.strides,
+                                 permuted_by=t.permuted_by)
+                return Value(kind, sizes=t.sizes, permuted_by=taint)
+            if other.kind == UNKNOWN and other.sizes is None and t.sizes is not None:
+                # a scale held in a name or attribute: sizes kept, strides unknown
+                return Value(kind, sizes=t.sizes, permuted_by=taint)
+            return Value(kind, permuted_by=taint)
+        lm = self.mono_of(nodes[0], left) if isinstance(op, (ast.Mult, ast.FloorDiv, ast.Div)) else None
+        rm = self.mono_of(nodes[1], right) if lm is not None else None
+        mono = None
+        if lm is not None and rm is not None:
+            mono = lm * rm if isinstance(op, ast.Mult) else lm / rm
+        if left.kind == NOT and right.kind == NOT:
+            return Value(NOT, mono=mono)
+        if mono is not None and not isinstance(op, ast.Div):
+            # sizes held in names of unknown kind (parameters): keep the algebra
+            return Value(UNKNOWN, mono=mono)
+        return UNKNOWN_VALUE
+
+    def e_Attribute(self, node):
+        base = self.ev(node.value)
+        attr = node.attr
+        if base.qualname is not None:
+            q = f"{base.qualname}.{attr}"
+            if base.qualname == "torch" and attr in api.NON_TENSOR_TORCH_ATTRIBUTES:
+                return Value(NOT, qualname=q)
+            return Value(qualname=q)
+        if attr in api.NON_TENSOR_ATTRIBUTES:
+            if attr == "shape" and base.sizes is not None:
+                return Value(NOT, elems=tuple(Value(NOT, mono=s) for s in base.sizes))
+            return NOT_VALUE
+        if is_tensorish(base) and attr in api.TENSOR_ATTRIBUTES:
+            return sem.attribute_layout(base, attr)
+        if base.kind == UNKNOWN and base.sizes is not None and attr in ("T", "mT", "mH", "H"):
+            return sem.attribute_layout(base, attr)
+        if isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
+            return Value(UNKNOWN, mono=Mono.sym(Sym(f"{node.value.id}.{attr}", "attr")))
+        return UNKNOWN_VALUE
+
+    def e_Subscript(self, node):
+        base = self.ev(node.value)
+        idx = self.ev(node.slice)
+        if base.elems is not None:
+            i = const_int(node.slice)
+            if i is not None and -len(base.elems) <= i < len(base.elems):
+                return base.elems[i]
+            return UNKNOWN_VALUE
+        if isinstance(node.value, ast.Attribute) and node.value.attr == "shape":
+            i = const_int(node.slice)
+            owner = self.cache.get(id(node.value.value))
+            if i is not None and owner is not None and owner.kind != NOT:
+                label = f"{self.idx.text(node.value.value)}.size({i})"
+                return Value(NOT, mono=dim_size(label, owner, i))
+            return NOT_VALUE
+        if is_tensorish(base) or base.kind == UNKNOWN and base.sizes is not None:
+            return sem.subscript_layout(self, base, node.slice, idx)
+        return UNKNOWN_VALUE
+
+    def e_Await(self, node):
+        self.ev(node.value)
+        return UNKNOWN_VALUE
+
+    # ------------------------------------------------------------------- calls
+    def e_Call(self, node):
+        func = self.ev(node.func)
+        args = [self.ev(a) for a in node.args]
+        for k in node.keywords:
+            self.ev(k.value)
+        if func.qualname is not None:
+            return sem.call_qualname(self, node, func.qualname, args)
+        if isinstance(node.func, ast.Attribute):
+            recv = self.cache.get(id(node.func.value)) or UNKNOWN_VALUE
+            return sem.call_method(self, node, recv, node.func.attr, args)
+        if func.is_class:
+            return NOT_VALUE
+        if isinstance(node.func, ast.Name) and func is not None and not func.local_def \
+                and node.func.id not in self.env and node.func.id not in self.outer:
+            name = node.func.id
+            if name == "int" and len(args) == 1 and self.mono_of(node.args[0], args[0]) is not None:
+                return Value(NOT, mono=self.mono_of(node.args[0], args[0]))
+            if name in api.NON_TENSOR_BUILTINS:
+                return NOT_VALUE
+        return UNKNOWN_VALUE
+
+    def size_args(self, arg_nodes: Sequence[ast.AST]) -> Optional[List[Optional[Mono]]]:
+        """Sizes passed as ``*sizes`` or as one tuple/list/``x.shape``; None for ``-1``."""
+        if len(arg_nodes) == 1 and not isinstance(arg_nodes[0], ast.Starred):
+            only = arg_nodes[0]
+            v = self.cache.get(id(only))
+            if isinstance(only, (ast.Tuple, ast.List)):
+                arg_nodes = only.elts
+            elif v is not None and v.elems is not None:
+                return [None if (e.mono is not None and e.mono == Mono.const(-1)) else e.mono
+                        for e in v.elems]
+        out: List[Optional[Mono]] = []
+        for a in arg_nodes:
+            if isinstance(a, ast.Starred):
+                return None
+            c = const_int(a)
+            if c == -1:
+                out.append(None)
+                continue
+            v = self.cache.get(id(a))
+            m = self.mono_of(a, v) if v is not None and v.kind != TENSOR else None
+            if m is None:
+                if v is not None and (v.kind in (TENSOR, ANNOTATED) or v.elems is not None):
+                    return None
+                label = self.idx.text(a)
+                out.append(Mono.sym(Sym(label, ("expr", ast.dump(a)))))
+                continue
+            out.append(m)
+        return out

@@ -1,0 +1,408 @@
+"""PyTorch semantics: what torch calls, tensor methods, attributes and indexing yield.
+
+Each function takes the expression evaluator ``ev`` (for the values of argument
+nodes, sizes named in arguments and source text) and returns a
+:class:`~.values.Value`.  How each method changes sizes and strides is one table,
+``METHOD_LAYOUT`` (``{method: handler}``).  This module does not import the walker.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Callable, Dict, List, Optional, Sequence
+
+from . import layout as L
+from . import torchapi as api
+from .symbolic import ONE, Mono, Sym
+from .values import ANNOTATED, NOT, NOT_VALUE, TENSOR, UNKNOWN, UNKNOWN_VALUE, Value
+
+NON_TENSOR_QUALNAMES = frozenset(
+    {"numpy.ndarray", "numpy.generic", "numpy.number", "numbers.Number", "numbers.Real",
+     "numbers.Integral", "collections.abc.Sequence", "collections.abc.Mapping", "typing.Sequence",
+     "torch.Size", "torch.dtype", "torch.device", "torch.nn.Module"}
+)
+
+TENSOR_TYPES = frozenset({"torch.Tensor", "torch.nn.Parameter", "torch.nn.parameter.Parameter"})
+# Methods whose effect on sizes and strides is tracked even when the receiver's
+# tensor-ness is unknown (a view with sizes is torch's; the kind stays unknown).
+_LAYOUT_METHODS = frozenset(
+    "transpose swapaxes swapdims permute t movedim moveaxis view reshape contiguous expand "
+    "unsqueeze".split()
+)
+
+
+def is_tensorish(v: Value) -> bool:
+    return v.kind in (TENSOR, ANNOTATED)
+
+
+def const_int(node: ast.AST) -> Optional[int]:
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    if (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub)
+            and isinstance(node.operand, ast.Constant) and type(node.operand.value) is int):
+        return -node.operand.value
+    return None
+
+
+def dim_size(label: str, tensor: Value, dim: int) -> Mono:
+    """The unknown size of dim ``dim`` of ``tensor``: the same symbol wherever it is asked
+    for (``b, n = x.shape``, ``x.size(1)``, ``x.shape[1]``), named ``label`` in messages."""
+    return Mono.sym(Sym(label, ("dim", tensor.serial, dim)))
+
+
+def matmul_sizes(a: Value, b: Value):
+    if not a.sizes or not b.sizes or len(a.sizes) < 2 or len(b.sizes) < 2:
+        return None
+    ba, bb = a.sizes[:-2], b.sizes[:-2]
+    if ba and bb and ba != bb:
+        return None
+    batch = ba if len(ba) >= len(bb) else bb
+    return tuple(batch) + (a.sizes[-2], b.sizes[-1])
+
+
+def attribute_layout(base: Value, attr: str) -> Value:
+    if attr in ("data",):
+        return base.with_(mono=None)
+    if attr in ("real", "imag"):
+        return Value(base.kind, sizes=base.sizes)
+    sizes, strides = base.sizes, base.strides
+    if sizes is None or strides is None:
+        return Value(base.kind, permuted_by="." + attr)
+    rank = len(sizes)
+    if attr == "T":
+        res = L.permute(sizes, strides, list(range(rank - 1, -1, -1)))
+    elif attr in ("mT", "mH"):
+        res = L.swap(sizes, strides, -2, -1) if rank >= 2 else None
+    else:  # H
+        res = L.swap(sizes, strides, 0, 1) if rank == 2 else (sizes, strides)
+    if res is None:
+        return Value(base.kind)
+    return Value(base.kind, sizes=res[0], strides=res[1], permuted_by="." + attr)
+
+
+def subscript_layout(ev, base: Value, sl: ast.AST, idx: Value) -> Value:
+    if base.sizes is None or base.strides is None:
+        return Value(base.kind)
+    items = list(sl.elts) if isinstance(sl, ast.Tuple) else [sl]
+    sizes, strides = list(base.sizes), list(base.strides)
+    ellipses = [i for i, it in enumerate(items)
+                if isinstance(it, ast.Constant) and it.value is Ellipsis]
+    if len(ellipses) > 1:
+        return Value(base.kind)
+    if ellipses:  # ``...`` stands for as many full slices as the other items leave
+        used = sum(1 for it in items if not (isinstance(it, ast.Constant)
+                                             and (it.value is None or it.value is Ellipsis)))
+        full = ast.Slice(lower=None, upper=None, step=None)
+        i = ellipses[0]
+        items[i:i + 1] = [full] * max(0, len(sizes) - used)
+    out_s, out_st = [], []
+    k = 0
+    for it in items:
+        if isinstance(it, ast.Constant) and it.value is None:
+            out_s.append(ONE)
+            out_st.append(ONE)
+            continue
+        if k >= len(sizes):
+            return Value(base.kind)
+        if isinstance(it, ast.Slice) and it.lower is None and it.upper is None and it.step is None:
+            out_s.append(sizes[k])
+            out_st.append(strides[k])
+            k += 1
+            continue
+        v = ev.cache.get(id(it))
+        if const_int(it) is not None or (v is not None and v.kind == NOT and ev.mono_of(it, v) is not None):
+            k += 1
+            continue
+        return Value(base.kind)
+    out_s.extend(sizes[k:])
+    out_st.extend(strides[k:])
+    return Value(base.kind, sizes=tuple(out_s), strides=tuple(out_st),
+                 permuted_by=base.permuted_by)
+
+
+def index_layout(base: Value, n: int) -> Value:
+    if base.sizes is None or base.strides is None or len(base.sizes) < n:
+        return Value(base.kind)
+    return Value(base.kind, sizes=base.sizes[n:], strides=base.strides[n:],
+                 permuted_by=base.permuted_by)
+
+
+def call_qualname(ev, node, q: str, args: List[Value]) -> Value:
+    if q.startswith("numpy.") or q.startswith("math."):
+        return NOT_VALUE
+    if not q.startswith("torch."):
+        return UNKNOWN_VALUE
+    name = q[6:]
+    if name in api.NON_TENSOR_TORCH_FUNCTIONS or name.startswith("cuda.") or q in NON_TENSOR_QUALNAMES:
+        return NOT_VALUE
+    if name in ("nn.Parameter", "nn.parameter.Parameter", "nn.Buffer"):
+        return Value(TENSOR)
+    if name == "nn.functional.unfold":
+        return unfold_layout(ev, node, args)
+    if name.startswith("nn.functional."):
+        return Value(TENSOR) if name[14:] in api.FUNCTIONAL_TENSOR_FUNCTIONS else UNKNOWN_VALUE
+    if name in api.TENSOR_FUNCTIONS:
+        return torch_function_layout(ev, node, name, args)
+    return UNKNOWN_VALUE
+
+
+def torch_function_layout(ev, node, name: str, args: List[Value]) -> Value:
+    if name in api.SIZE_FACTORIES:
+        sizes = ev.size_args(node.args)
+        if sizes is not None and all(s is not None for s in sizes):
+            return Value(TENSOR, sizes=tuple(sizes), strides=L.contiguous_strides(sizes))  # type: ignore[arg-type]
+        return Value(TENSOR)
+    if name in ("matmul", "mm", "bmm") and len(args) == 2:
+        return ev.binop(ast.MatMult(), args[0], args[1])
+    if name in ("transpose", "swapaxes", "swapdims", "permute", "movedim", "moveaxis", "t") \
+            and args and is_tensorish(args[0]):
+        return method_layout(ev, node, args[0], name, node.args[1:], node.args[0])
+    if name.endswith("_like") and args and args[0].sizes is not None and len(node.args) == 1 \
+            and not node.keywords:
+        a = args[0]
+        dense = a.strides is not None and L.is_dense(a.sizes, a.strides)
+        return Value(TENSOR, sizes=a.sizes, strides=a.strides if dense else None,
+                     permuted_by=a.permuted_by if dense else None)
+    return Value(TENSOR)
+
+
+def unfold_layout(ev, node: ast.Call, args: List[Value]) -> Value:
+    """``F.unfold(x [N, C, H, W], kernel_size)`` is ``[N, C * kh * kw, L]``, contiguous."""
+    x = args[0] if args else None
+    kernel = node.args[1] if len(node.args) > 1 else next(
+        (k.value for k in node.keywords if k.arg == "kernel_size"), None)
+    if x is None or x.sizes is None or len(x.sizes) != 4 or kernel is None:
+        return Value(TENSOR)
+    elts = kernel.elts if isinstance(kernel, (ast.Tuple, ast.List)) else [kernel, kernel]
+    ks = [ev.mono_of(e, ev.cache.get(id(e)) or UNKNOWN_VALUE) for e in elts]
+    if len(ks) != 2 or None in ks or x.sizes[1] is None:
+        return Value(TENSOR)
+    blocks = Mono.sym(Sym(f"{ev.idx.text(node.func)}(...).size(2)", ("unfold", id(node))))
+    sizes = (x.sizes[0], x.sizes[1] * ks[0] * ks[1], blocks)  # type: ignore[operator]
+    if sizes[0] is None:
+        return Value(TENSOR)
+    return Value(TENSOR, sizes=sizes, strides=L.contiguous_strides(sizes))
+
+
+def call_method(ev, node, recv: Value, m: str, args: List[Value]) -> Value:
+    if m in api.TENSOR_ONLY_METHODS and isinstance(node.func.value, ast.Name) \
+            and recv.kind in (UNKNOWN, ANNOTATED) and recv.qualname is None:
+        if not ev.conditional:  # evidence only from calls that certainly ran
+            ev.evidence.append(node.func.value.id)
+        if recv.kind == UNKNOWN:
+            recv = recv.with_(kind=TENSOR)
+    elif m in api.TENSOR_ONLY_METHODS and recv.kind == UNKNOWN and recv.qualname is None \
+            and not recv.local_def:
+        recv = recv.with_(kind=TENSOR)
+    if m == "to" and recv.kind == UNKNOWN and recv.qualname is None and to_non_float(ev, node):
+        recv = recv.with_(kind=TENSOR)
+    if m in api.NON_TENSOR_METHODS:
+        if m == "size" and is_tensorish(recv) or m == "size" and recv.kind == UNKNOWN:
+            return size_call(ev, node, recv)
+        return NOT_VALUE
+    if not is_tensorish(recv):
+        if recv.kind == UNKNOWN and recv.qualname is None and not recv.local_def \
+                and (m in _LAYOUT_METHODS or recv.sizes is not None and m in api.TENSOR_METHODS):
+            return method_layout(ev, node, recv, m, node.args, node.func.value)
+        return UNKNOWN_VALUE
+    if m == "unbind":
+        dim = const_int(node.args[0]) if node.args else 0
+        if recv.sizes is not None and dim is not None:
+            res = L.movedim(recv.sizes, recv.strides, dim, 0) if recv.strides else None
+            if res is not None:
+                moved = Value(recv.kind, sizes=res[0], strides=res[1], permuted_by=recv.permuted_by)
+                each = index_layout(moved, 1)
+                n = res[0][0]
+                count = int(n.coef) if not n.powers and n.coef.denominator == 1 else None
+                if count is not None and 0 < count <= 16:
+                    return Value(NOT, elems=(each,) * count)
+        return UNKNOWN_VALUE
+    if m in ("min", "max") and not node.args and not node.keywords:
+        return Value(recv.kind)
+    if m not in api.TENSOR_METHODS:
+        return UNKNOWN_VALUE
+    return method_layout(ev, node, recv, m, node.args, node.func.value)
+
+
+def to_non_float(ev, node: ast.Call) -> bool:
+    """``.to(torch.int32)`` / ``.to(dtype=torch.long)``: only a tensor accepts that."""
+    cands = list(node.args[:1]) + [k.value for k in node.keywords if k.arg == "dtype"]
+    for c in cands:
+        q = ev.static_qualname(c)
+        if q is not None and q.startswith("torch.") and q[6:] in api.NON_FLOAT_DTYPES:
+            return True
+    return False
+
+
+def size_call(ev, node, recv: Value) -> Value:
+    if node.args:
+        i = const_int(node.args[0])
+        if i is not None and recv.sizes is not None:
+            d = L.normalize_dim(i, len(recv.sizes))
+            if d is not None and recv.sizes[d] is not None:
+                return Value(NOT, mono=recv.sizes[d])
+        if i is not None:
+            label = f"{ev.idx.text(node.func.value)}.size({i})"
+            return Value(NOT, mono=dim_size(label, recv, i))
+        return NOT_VALUE
+    if recv.sizes is not None:
+        return Value(NOT, elems=tuple(Value(NOT, mono=s) for s in recv.sizes))
+    return NOT_VALUE
+
+
+# ------------------------------------------------------------------ method layouts
+
+
+class Call:
+    """One method call being evaluated: its receiver's value and argument nodes."""
+
+    __slots__ = ("ev", "node", "recv", "m", "args", "recv_node", "sizes", "strides", "taint",
+                 "plain", "ints", "label")
+
+    def __init__(self, ev, node, recv: Value, m: str, arg_nodes: Sequence[ast.AST],
+                 recv_node: ast.AST) -> None:
+        self.ev, self.node, self.recv, self.m = ev, node, recv, m
+        self.args, self.recv_node = arg_nodes, recv_node
+        self.sizes, self.strides, self.taint = recv.sizes, recv.strides, recv.permuted_by
+        if self.sizes is not None and self.strides is None and self.taint is None:
+            self.strides = L.contiguous_strides(self.sizes)  # untouched tensors are assumed contiguous
+        self.plain = Value(recv.kind, permuted_by=self.taint)
+        self.ints = [const_int(a) for a in arg_nodes]
+        self.label = "." + m + "(" + ", ".join(ev.idx.text(a) for a in arg_nodes) + ")"
+
+
+def _permute(c: Call) -> Value:
+    kind, sizes, strides, ints, m, arg_nodes = c.recv.kind, c.sizes, c.strides, c.ints, c.m, c.args
+    rank = None
+    if m in ("t", "t_"):
+        rank = 2
+    elif m == "permute":
+        seq = arg_nodes[0].elts if len(arg_nodes) == 1 and isinstance(arg_nodes[0], (ast.Tuple, ast.List)) else arg_nodes
+        rank = len(seq) if all(const_int(a) is not None for a in seq) else None
+    if rank and sizes is None and c.taint is None:
+        text = c.ev.idx.text(c.recv_node)
+        sizes = tuple(dim_size(f"{text}.size({i})", c.recv, i) for i in range(rank))
+        strides = L.contiguous_strides(sizes)
+    if sizes is None or strides is None or None in ints and m != "permute":
+        return Value(kind, permuted_by=c.label)
+    res = None
+    if m in ("t", "t_"):
+        res = L.swap(sizes, strides, 0, 1) if len(sizes) == 2 else (sizes, strides)
+    elif m in ("permute",):
+        order = ints
+        if len(arg_nodes) == 1 and isinstance(arg_nodes[0], (ast.Tuple, ast.List)):
+            order = [const_int(a) for a in arg_nodes[0].elts]
+        if None not in order:
+            res = L.permute(sizes, strides, order)  # type: ignore[arg-type]
+    elif m in ("movedim", "moveaxis") and len(ints) == 2:
+        res = L.movedim(sizes, strides, ints[0], ints[1])  # type: ignore[arg-type]
+    elif len(ints) == 2:
+        res = L.swap(sizes, strides, ints[0], ints[1])  # type: ignore[arg-type]
+    if res is None:
+        return Value(kind, permuted_by=c.label)
+    return Value(kind, sizes=res[0], strides=res[1], permuted_by=c.label)
+
+
+def _contiguous(c: Call) -> Value:
+    if c.sizes is not None:
+        return Value(c.recv.kind, sizes=c.sizes, strides=L.contiguous_strides(c.sizes))
+    return c.plain
+
+
+def _expand(c: Call) -> Value:
+    target = c.ev.size_args(c.args)
+    if c.sizes is None or c.strides is None or target is None:
+        return Value(c.recv.kind, permuted_by=c.label)
+    res = L.expand(c.sizes, c.strides, target)
+    if res is None:
+        return Value(c.recv.kind, permuted_by=c.label)
+    return Value(c.recv.kind, sizes=res[0], strides=res[1], permuted_by=c.label)
+
+
+def _view(c: Call) -> Value:
+    kind, sizes, strides = c.recv.kind, c.sizes, c.strides
+    if any(isinstance(k, ast.keyword) and k.arg == "dtype" for k in c.node.keywords):
+        return c.plain
+    target = c.ev.size_args(c.args)
+    if target is None or not c.args:
+        return c.plain
+    if sizes is None:
+        if None in target:
+            return c.plain
+        new = tuple(target)  # type: ignore[arg-type]
+        return Value(kind, sizes=new, permuted_by=c.taint)
+    resolved = L.resolve_target(sizes, target)
+    if resolved is None:
+        return c.plain
+    if strides is not None:
+        st = L.view_result(sizes, strides, resolved)
+        if st is not None:
+            permuted = c.recv.permuted_by if st != L.contiguous_strides(resolved) else None
+            return Value(kind, sizes=tuple(resolved), strides=st, permuted_by=permuted)
+        if c.m == "reshape" and L.view_verdict(sizes, strides, target)[0] == L.ILLEGAL:
+            return Value(kind, sizes=tuple(resolved), strides=L.contiguous_strides(resolved))
+    return Value(kind, sizes=tuple(resolved), permuted_by=c.taint)
+
+
+def _unsqueeze(c: Call) -> Value:
+    sizes, strides = c.sizes, c.strides
+    if len(c.ints) != 1 or c.ints[0] is None or sizes is None or strides is None:
+        return c.plain
+    d = c.ints[0] if c.ints[0] >= 0 else c.ints[0] + len(sizes) + 1
+    if 0 <= d <= len(sizes):
+        st = strides[d] * sizes[d] if d < len(sizes) else ONE
+        return Value(c.recv.kind, sizes=sizes[:d] + (ONE,) + sizes[d:],
+                     strides=strides[:d] + (st,) + strides[d:], permuted_by=c.recv.permuted_by)
+    return c.plain
+
+
+def _layout_preserving(c: Call) -> Value:
+    kind, sizes, strides, m = c.recv.kind, c.sizes, c.strides, c.m
+    if m in ("to", "type_as", "clone") and any(k.arg == "memory_format" for k in c.node.keywords):
+        fmt = next(k.value for k in c.node.keywords if k.arg == "memory_format")
+        if c.ev.static_qualname(fmt) == "torch.contiguous_format" and sizes is not None:
+            return Value(kind, sizes=sizes, strides=L.contiguous_strides(sizes))
+        return Value(kind, sizes=sizes, permuted_by=c.taint)
+    if sizes is not None and strides is not None and not L.is_dense(sizes, strides) \
+            and m not in ("detach", "detach_", "requires_grad_"):
+        return Value(kind, sizes=sizes, permuted_by=c.taint)  # copies come out dense
+    return Value(kind, sizes=sizes, strides=strides, permuted_by=c.recv.permuted_by)
+
+
+def _shape_preserving(c: Call) -> Value:
+    return Value(c.recv.kind, sizes=c.sizes, permuted_by=c.taint)
+
+
+def _matmul(c: Call) -> Value:
+    if len(c.node.args) != 1:
+        return c.plain
+    other = c.ev.cache.get(id(c.node.args[0])) or UNKNOWN_VALUE
+    return c.ev.binop(ast.MatMult(), c.recv, other)
+
+
+def _new_factory(c: Call) -> Value:
+    target = c.ev.size_args(c.args)
+    if target is not None and None not in target:
+        return Value(TENSOR, sizes=tuple(target), strides=L.contiguous_strides(target))  # type: ignore[arg-type]
+    return Value(TENSOR)
+
+
+METHOD_LAYOUT: Dict[str, Callable[[Call], Value]] = {
+    **{m: _layout_preserving for m in api.LAYOUT_PRESERVING_METHODS},
+    **{m: _shape_preserving for m in api.SHAPE_PRESERVING_METHODS},
+    **{m: _permute for m in "transpose swapaxes swapdims movedim moveaxis permute t transpose_ t_".split()},
+    "contiguous": _contiguous,
+    "expand": _expand,
+    "view": _view,
+    "reshape": _view,
+    "unsqueeze": _unsqueeze,
+    "matmul": _matmul, "mm": _matmul, "bmm": _matmul,
+    "new_zeros": _new_factory, "new_ones": _new_factory, "new_empty": _new_factory,
+}
+
+
+def method_layout(ev, node, recv: Value, m: str, arg_nodes: Sequence[ast.AST],
+                  recv_node: ast.AST) -> Value:
+    """The value of ``recv.m(*arg_nodes)`` (or ``torch.m(recv, ...)``): sizes and strides."""
+    handler = METHOD_LAYOUT.get(m)
+    call = Call(ev, node, recv, m, arg_nodes, recv_node)
+    return handler(call) if handler is not None else call.plain
