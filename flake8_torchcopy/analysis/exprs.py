@@ -17,7 +17,7 @@ from . import layout as L
 from . import torchapi as api
 from . import torchsem as sem
 from .narrowing import narrow
-from .symbolic import Mono, Sym
+from .symbolic import Mono, Sym, rounded
 from .torchsem import TENSOR_TYPES, const_int, dim_size, is_tensorish
 from .values import ANNOTATED, NOT, NOT_VALUE, TENSOR, UNKNOWN, UNKNOWN_VALUE, Value, join
 
@@ -358,6 +358,9 @@ class Evaluator:
         mono = None
         if lm is not None and rm is not None:
             mono = lm * rm if isinstance(op, ast.Mult) else lm / rm
+            if mono is not None and isinstance(op, ast.FloorDiv):
+                mono = rounded(mono, name=" // ".join(self.idx.text(n) for n in nodes)
+                               if None not in nodes else "")
         if left.kind == NOT and right.kind == NOT:
             return Value(NOT, mono=mono)
         if mono is not None and not isinstance(op, ast.Div):
@@ -397,6 +400,9 @@ class Evaluator:
             i = const_int(node.slice)
             owner = self.cache.get(id(node.value.value))
             if i is not None and owner is not None and owner.kind != NOT:
+                known = sem.known_size(owner, i)
+                if known is not None:
+                    return Value(NOT, mono=known)
                 label = f"{self.idx.text(node.value.value)}.size({i})"
                 return Value(NOT, mono=dim_size(label, owner, i))
             return NOT_VALUE
@@ -414,6 +420,8 @@ class Evaluator:
         args = [self.ev(a) for a in node.args]
         for k in node.keywords:
             self.ev(k.value)
+        if func.qualname in ("math.floor", "math.ceil") and len(args) == 1:
+            return self.rounded_call(node, ceil=func.qualname == "math.ceil")
         if func.qualname is not None:
             return sem.call_qualname(self, node, func.qualname, args)
         if isinstance(node.func, ast.Attribute):
@@ -424,11 +432,27 @@ class Evaluator:
         if isinstance(node.func, ast.Name) and func is not None and not func.local_def \
                 and node.func.id not in self.env and node.func.id not in self.outer:
             name = node.func.id
-            if name == "int" and len(args) == 1 and self.mono_of(node.args[0], args[0]) is not None:
-                return Value(NOT, mono=self.mono_of(node.args[0], args[0]))
+            if name == "int" and len(args) == 1:
+                return self.rounded_call(node, ceil=False)
             if name in api.NON_TENSOR_BUILTINS:
                 return NOT_VALUE
         return UNKNOWN_VALUE
+
+    def rounded_call(self, node: ast.Call, ceil: bool) -> Value:
+        """``int(a / b)``, ``math.floor(a / b)``, ``math.ceil(a / b)``: an int, a size when
+        ``a`` and ``b`` are."""
+        ratio = self.ratio_of(node.args[0])
+        return Value(NOT, mono=None if ratio is None else rounded(ratio, ceil, self.idx.text(node)))
+
+    def ratio_of(self, node: ast.AST) -> Optional[Mono]:
+        """The size ``node`` stands for, where ``a / b`` of sizes is their exact ratio (the
+        argument of ``int(a / b)``, ``math.floor(a / b)``, ``math.ceil(a / b)``)."""
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+            num = self.ratio_of(node.left)
+            den = self.ratio_of(node.right) if num is not None else None
+            return None if den is None else num / den  # type: ignore[operator]
+        v = self.cache.get(id(node))
+        return None if v is None or is_tensorish(v) else self.mono_of(node, v)
 
     def size_args(self, arg_nodes: Sequence[ast.AST]) -> Optional[List[Optional[Mono]]]:
         """Sizes passed as ``*sizes`` or as one tuple/list/``x.shape``; None for ``-1``."""

@@ -34,34 +34,34 @@ class Sym:
         return self.name
 
 
+class Rest(Sym):
+    """The product of the sizes of a tensor's dims past those known, when its rank is not
+    known: 1 when it has no more dims.  A view that is legal with no more dims is not
+    reported, however the other dims make it raise; one that raises either way need
+    not name this size."""
+
+    __slots__ = ()
+
+
 class Quotient(Sym):
-    """``num // den`` (or ``ceil(num / den)``): at most (at least) ``num / den``,
-    equal to it exactly when ``den`` divides ``num``.  Unique by what it divides,
-    whatever its source text."""
+    """``floor(ratio)`` (or ``ceil(ratio)``) of a rational monomial: at most (at least)
+    ``ratio``, equal to it exactly when the division is exact.  ``t // k``,
+    ``int(t / k)`` and ``math.floor(t / k)`` are one atom, whatever their text."""
 
-    __slots__ = ("num", "den", "ceil")
+    __slots__ = ("ratio", "ceil")
 
-    def __init__(self, name: str, num: "Mono", den: "Mono", ceil: bool) -> None:
+    def __init__(self, name: str, ratio: "Mono", ceil: bool) -> None:
         self.name = name
-        self.num, self.den, self.ceil = num, den, ceil
-        self.key = ("ceil" if ceil else "floor", num, den)
+        self.ratio, self.ceil = ratio, ceil
+        self.key = ("ceil" if ceil else "floor", ratio)
 
     def bound(self, upper: bool) -> Optional["Mono"]:
-        """``num / den`` when it bounds this quotient from the side asked for."""
-        if upper == self.ceil:
-            return None
-        num, den = self.num.bound(upper), self.den.bound(not upper)
-        return None if num is None or den is None else num / den
-
-    def exact(self) -> Optional["Mono"]:
-        num, den = self.num.exact(), self.den.exact()
-        return None if num is None or den is None else num / den
+        """``ratio`` (itself bounded) when it bounds this quotient from the side asked for."""
+        return None if upper == self.ceil else self.ratio.bound(upper)
 
     def subst_one(self, sym: Sym) -> Optional["Mono"]:
-        num, den = self.num.subst_one(sym), self.den.subst_one(sym)
-        if num is None or den is None:
-            return None
-        return quotient(num, den, self.ceil, self.name)
+        ratio = self.ratio.subst_one(sym)
+        return None if ratio is None else rounded(ratio, self.ceil, self.name)
 
 
 class Mono:
@@ -126,7 +126,7 @@ class Mono:
         """Every symbol that can be set, also those inside quotients, each once."""
         seen = set()
         for s, _ in sorted(self.powers, key=lambda p: p[0].name):
-            inner = (chain_atoms(s.num, s.den) if isinstance(s, Quotient) else (s,))
+            inner = s.ratio.atoms() if isinstance(s, Quotient) else (s,)
             for a in inner:
                 if a not in seen:
                     seen.add(a)
@@ -156,7 +156,7 @@ class Mono:
     def exact(self) -> Optional["Mono"]:
         """This monomial with every quotient taken as the exact division."""
         def atom_exact(s: Sym, e: int) -> Optional[Mono]:
-            x = s.exact() if isinstance(s, Quotient) else Mono.sym(s)
+            x = s.ratio.exact() if isinstance(s, Quotient) else Mono.sym(s)
             return None if x is None else x ** abs(e)
         return self._map(atom_exact)
 
@@ -196,16 +196,13 @@ def product(monos: Iterable[Mono]) -> Mono:
     return out
 
 
-def quotient(num: Mono, den: Mono, ceil: bool = False, name: str = "") -> Optional[Mono]:
-    """``num // den`` (``ceil(num / den)`` with ``ceil``): the exact quotient when ``den``
-    divides ``num`` symbolically (``(c * k) // k`` is ``c``), a constant when both are,
-    else a :class:`Quotient` atom.  None for a division by zero."""
-    ratio = num / den
-    if ratio is None:
-        return None
+def rounded(ratio: Mono, ceil: bool = False, name: str = "") -> Mono:
+    """``floor(ratio)`` (``ceil`` with ``ceil``): ``ratio`` itself when it is a whole
+    product of sizes (``(c * k) // k`` is ``c``), a constant when it is one, else a
+    :class:`Quotient` atom named ``name`` in messages."""
     if not ratio.powers:
         value = Fraction(ratio.coef)
         return Mono.const(math.ceil(value) if ceil else math.floor(value))
     if Fraction(ratio.coef).denominator == 1 and all(e > 0 for _, e in ratio.powers):
         return ratio
-    return Mono.sym(Quotient(name or f"{num} // {den}", num, den, ceil))
+    return Mono.sym(Quotient(name or repr(ratio), ratio, ceil))

@@ -32,12 +32,16 @@ class Value:
     were contiguous.  ``permuted_by`` names the op that made the layout
     non-contiguous (``.transpose(1, 2)``).  ``mono``: the value of an int size.
     ``elems``: the items of a tuple (``x.shape``, ``a.unbind(0)``).
+    ``open_layout``: (sizes, strides) of a tensor whose rank is known only from
+    below (``x.transpose(1, 2)`` of a parameter: three dims or more); the last item
+    stands for the dims after those, contiguous among themselves.  Only sizes read
+    by index and views consult it; to everything else the sizes are unknown.
     ``permuted_by`` also marks a tensor derived from a permuted one whose strides
     were lost: such a tensor is never assumed contiguous.
     """
 
     __slots__ = ("kind", "qualname", "local_def", "sizes", "strides", "permuted_by",
-                 "mono", "elems", "is_class", "serial")
+                 "mono", "elems", "is_class", "open_layout", "serial")
 
     def __init__(
         self,
@@ -51,6 +55,7 @@ class Value:
         mono: Optional[Mono] = None,
         elems: Optional[Tuple["Value", ...]] = None,
         is_class: bool = False,
+        open_layout: Optional[Tuple[Sizes, Strides]] = None,
     ) -> None:
         self.kind = kind
         self.qualname = qualname
@@ -61,6 +66,7 @@ class Value:
         self.mono = mono
         self.elems = elems
         self.is_class = is_class
+        self.open_layout = open_layout if sizes is None else None
         self.serial = next(_serial)
 
     def with_(self, **changes) -> "Value":

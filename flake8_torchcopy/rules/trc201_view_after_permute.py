@@ -99,12 +99,13 @@ class ViewAfterPermute(Rule):
         if len(node.args) == 1 and self.is_dtype(node.args[0], ctx):
             return
         recv = ctx.value(func.value)
-        if ctx.is_not_tensor(func.value) or recv.sizes is None or recv.strides is None:
+        sizes, strides = recv.open_layout or (recv.sizes, recv.strides)
+        if ctx.is_not_tensor(func.value) or sizes is None or strides is None:
             return
         target = ctx.size_args(node.args)
         if target is None:
             return
-        verdict, rescues = L.view_verdict(recv.sizes, recv.strides, target)
+        verdict, rescues = L.view_verdict(sizes, strides, target)
         if verdict != L.ILLEGAL:
             return
         in_target = {sym for m in target if m is not None for sym in m.atoms()}
