@@ -122,6 +122,10 @@ class Evaluator:
         tv = self.lookup(base.id)
         if tv.kind == NOT or tv.qualname is not None:
             return None
+        if tv.open_layout is not None and len(names) == len(tv.open_layout[0]) - 1:
+            sizes, strides = L.close_rank(*tv.open_layout)
+            self.env[base.id] = tv.with_(sizes=sizes, strides=strides)
+            return tuple(Value(NOT, mono=m) for m in sizes)
         monos = []
         for n in names:
             named = isinstance(n, ast.Name) and n.id.strip("_")
@@ -384,8 +388,10 @@ class Evaluator:
             return sem.attribute_layout(base, attr)
         if base.kind == UNKNOWN and base.sizes is not None and attr in ("T", "mT", "mH", "H"):
             return sem.attribute_layout(base, attr)
-        if isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
-            return Value(UNKNOWN, mono=Mono.sym(Sym(f"{node.value.id}.{attr}", "attr")))
+        if isinstance(node.value, ast.Name) and node.value.id in ("self", "cls") \
+                or isinstance(node.value, ast.Attribute) and base.mono is not None \
+                and base.kind == UNKNOWN:  # self.heads, self.config.patch_size: a size if used as one
+            return Value(UNKNOWN, mono=Mono.sym(Sym(self.idx.text(node), "attr")))
         return UNKNOWN_VALUE
 
     def e_Subscript(self, node):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from itertools import chain, combinations
-from typing import List, Optional, Sequence, Tuple
+from typing import FrozenSet, List, Optional, Sequence, Tuple
 
 from .symbolic import ONE, ZERO, Mono, Quotient, Rest, Sym, chain_atoms, product
 
@@ -92,6 +92,13 @@ def expand(sizes: Sizes, strides: Strides, target: Sequence[Optional[Mono]]):
         else:
             return None
     return tuple(new_sizes), tuple(new_strides)
+
+
+def close_rank(sizes: Sizes, strides: Strides) -> Tuple[Sizes, Strides]:
+    """A layout of unknown rank (its last size a :class:`Rest`) once the rank is known to
+    be that of the dims named before it (``b, t, c = y.shape``): the rest is empty."""
+    rest = next(iter(sizes[-1].symbols))
+    return sizes[:-1], tuple(st.subst_one(rest) for st in strides[:-1])  # type: ignore[misc]
 
 
 def is_dense(sizes: Sequence[Mono], strides: Sequence[Mono]) -> bool:
@@ -198,22 +205,26 @@ def _check(sizes: Sequence[Mono], strides: Sequence[Mono], target: Sequence[Mono
     return (ILLEGAL if bad else LEGAL), groups
 
 
-def _counts_force_exact(sizes: Sequence[Mono], target: Sequence[Mono]) -> bool:
-    """A view without ``-1`` succeeds only if the element counts agree.  When they agree
-    once every quotient is taken as exact, and the quotients can only lower one count
-    and raise the other, agreement forces every division to be exact:
-    ``view(b, t // 2, 2, c)`` of ``(b, t, c)`` is ``view(b, t / 2, 2, c)`` wherever it
-    does not raise.  With a ``-1`` nothing forces that (``t // k`` may leave a
-    remainder the ``-1`` absorbs), so quotients stay atoms there."""
-    total, count = product(target), product(sizes)
-    if total == count:
-        return False
-    return any(total.bound(upper=up) is not None and total.bound(upper=up) == count.bound(upper=not up)
-               for up in (True, False))
+def _forced_exact(sizes: Sequence[Mono], target: Sequence[Mono]) -> FrozenSet[Sym]:
+    """The quotients that must divide exactly for the element counts to agree.
+
+    A view without ``-1`` succeeds only if they agree.  When their ratio is 1 once the
+    quotients left in it are taken as exact, and those can only move it one way,
+    agreement forces each of them to be exact: ``view(b, t // 2, 2, c)`` of
+    ``(b, t, c)`` is ``view(b, t / 2, 2, c)`` wherever it does not raise.  With a
+    ``-1`` nothing forces that (``t // k`` may leave a remainder the ``-1``
+    absorbs), so quotients stay atoms there.
+    """
+    ratio = product(target) / product(sizes)
+    if ratio is None or ratio.is_one:
+        return frozenset()
+    if ONE not in (ratio.bound(upper=True), ratio.bound(upper=False)):
+        return frozenset()
+    return frozenset(a for a in ratio.symbols if isinstance(a, Quotient))
 
 
-def _exact(monos: Sequence[Mono]) -> List[Mono]:
-    return [m.exact() for m in monos]  # type: ignore[misc]
+def _exact(monos: Sequence[Mono], forced: FrozenSet[Sym]) -> List[Mono]:
+    return [m.exact(forced) for m in monos]  # type: ignore[misc]
 
 
 def resolve_target(sizes: Sequence[Mono], target: Sequence[Optional[Mono]]) -> Optional[List[Mono]]:
@@ -229,8 +240,8 @@ def resolve_target(sizes: Sequence[Mono], target: Sequence[Optional[Mono]]) -> O
         if rest is None:
             return None
         out[holes[0]] = rest
-    elif _counts_force_exact(sizes, out):  # type: ignore[arg-type]
-        return _exact(out)  # type: ignore[arg-type]
+    else:
+        return _exact(out, _forced_exact(sizes, out))  # type: ignore[arg-type]
     return out  # type: ignore[return-value]
 
 
@@ -287,11 +298,11 @@ def view_verdict(
 ) -> Tuple[str, List[Tuple[Sym, ...]]]:
     """Whether ``view(target)`` succeeds; for ILLEGAL, the sets of symbols whose being 1
     would save it (the view raises unless every symbol of one of the sets is 1)."""
-    if None not in target and _counts_force_exact(sizes, target):  # type: ignore[arg-type]
-        sizes, strides, target = _exact(sizes), _exact(strides), _exact(target)  # type: ignore[arg-type]
     resolved = resolve_target(sizes, target)
     if resolved is None:
         return UNKNOWN, []
+    if None not in target:
+        sizes, strides = _exact_source(sizes, strides, resolved)
     verdict, _ = _check(sizes, strides, resolved)
     if verdict != ILLEGAL:
         return verdict, []
@@ -308,8 +319,15 @@ def view_verdict(
     return ILLEGAL, [r for r in known if not any(set(o) < set(r) for o in known)]
 
 
+def _exact_source(sizes: Sequence[Mono], strides: Sequence[Mono], target: Sequence[Mono]):
+    """The source's sizes and strides with the quotients the element counts force exact."""
+    forced = _forced_exact(sizes, target)
+    return (_exact(sizes, forced), _exact(strides, forced)) if forced else (sizes, strides)
+
+
 def view_result(sizes: Sequence[Mono], strides: Sequence[Mono], target: Sequence[Mono]):
-    """Strides of a legal view (None when they cannot be derived)."""
+    """Strides of a legal view of ``target`` as resolved (None when they cannot be derived)."""
+    sizes, strides = _exact_source(sizes, strides, target)
     kept = _drop_ones(sizes, strides)
     verdict, groups = _check(sizes, strides, target)
     if verdict != LEGAL:

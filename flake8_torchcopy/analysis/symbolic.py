@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Dict, FrozenSet, Iterable, Iterator, Optional, Tuple
+from typing import AbstractSet, Dict, FrozenSet, Iterable, Iterator, Optional, Tuple
 
 
 class Sym:
@@ -153,10 +153,11 @@ class Mono:
             return None if b is None else b ** abs(e)
         return self._map(atom_bound)
 
-    def exact(self) -> Optional["Mono"]:
-        """This monomial with every quotient taken as the exact division."""
+    def exact(self, only: Optional[AbstractSet[Sym]] = None) -> Optional["Mono"]:
+        """This monomial with every quotient (of ``only``, if given) taken as the exact division."""
         def atom_exact(s: Sym, e: int) -> Optional[Mono]:
-            x = s.ratio.exact() if isinstance(s, Quotient) else Mono.sym(s)
+            forced = isinstance(s, Quotient) and (only is None or s in only)
+            x = s.ratio.exact() if forced else Mono.sym(s)  # type: ignore[attr-defined]
             return None if x is None else x ** abs(e)
         return self._map(atom_exact)
 

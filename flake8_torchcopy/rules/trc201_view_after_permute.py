@@ -105,6 +105,8 @@ class ViewAfterPermute(Rule):
         target = ctx.size_args(node.args)
         if target is None:
             return
+        if recv.sizes is None and not self.reads_sizes(target, sizes):
+            return
         verdict, rescues = L.view_verdict(sizes, strides, target)
         if verdict != L.ILLEGAL:
             return
@@ -118,6 +120,14 @@ class ViewAfterPermute(Rule):
         start, end = ctx.name_span(func)
         ctx.report(self.code, node, message,
                    Fix((Edit(start, end, "reshape"),), SAFE, "Replace `.view` with `.reshape`"))
+
+    @staticmethod
+    def reads_sizes(target, sizes) -> bool:
+        """Of a tensor whose rank is not known, only views whose arguments read its sizes
+        are judged: ``y.view(-1)`` of an untraced ``y`` depends on sizes the code never
+        looks at and often fixes by design (a 1-channel convolution's output)."""
+        known = {a for m in sizes for a in m.atoms()}
+        return any(a in known for m in target if m is not None for a in m.atoms())
 
     @staticmethod
     def is_dtype(arg: ast.AST, ctx) -> bool:
