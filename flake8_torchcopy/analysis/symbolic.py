@@ -118,6 +118,10 @@ class Mono:
         return self.coef == 1 and not self.powers
 
     @property
+    def has_quotient(self) -> bool:
+        return any(isinstance(s, Quotient) for s, _ in self.powers)
+
+    @property
     def symbols(self) -> Iterable[Sym]:
         """The atoms of this monomial (a quotient is one atom)."""
         return (s for s, _ in self.powers)
@@ -146,6 +150,8 @@ class Mono:
     def bound(self, upper: bool) -> Optional["Mono"]:
         """A monomial free of quotients that bounds this one from above (or below); None if
         some quotient is bounded only on the other side."""
+        if not self.has_quotient:
+            return self
         def atom_bound(s: Sym, e: int) -> Optional[Mono]:
             if not isinstance(s, Quotient):
                 return Mono.sym(s) ** abs(e)
@@ -155,6 +161,8 @@ class Mono:
 
     def exact(self, only: Optional[AbstractSet[Sym]] = None) -> Optional["Mono"]:
         """This monomial with every quotient (of ``only``, if given) taken as the exact division."""
+        if not self.has_quotient:
+            return self
         def atom_exact(s: Sym, e: int) -> Optional[Mono]:
             forced = isinstance(s, Quotient) and (only is None or s in only)
             x = s.ratio.exact() if forced else Mono.sym(s)  # type: ignore[attr-defined]

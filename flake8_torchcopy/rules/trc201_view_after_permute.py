@@ -20,8 +20,9 @@ class ViewAfterPermute(Rule):
         "view size is not compatible with input tensor's size and stride` — often only for "
         "some shapes (it works when the dims in between have size 1, e.g. a batch or sequence "
         "length of 1 in a test). The analysis follows sizes symbolically (names unpacked from "
-        "`x.shape`, `x.size(i)`, `self.` attributes, literals, `-1`) and reports only views it "
-        "proves to merge separated dims, naming the sizes that would have to be 1. Views it "
+        "`x.shape`, `x.size(i)`, `self.` attributes, literals, `-1`, `t // k`, `int(t / k)`) and "
+        "reports only views it proves to merge separated dims, naming the sizes that would "
+        "have to be 1. Views it "
         "proves legal (same shape, splits, moves of size-1 dims) or cannot decide stay quiet."
     )
     fix_safety = (
