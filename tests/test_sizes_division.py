@@ -8,7 +8,7 @@ import pytest
 
 from flake8_torchcopy import lint_source
 from flake8_torchcopy.analysis import layout as L
-from flake8_torchcopy.analysis.symbolic import ONE, Mono, Quotient, Rest, Sym, rounded
+from flake8_torchcopy.analysis.symbolic import Mono, Quotient, Rest, Sym, rounded
 
 B, C, T, K = (Mono.sym(Sym(n)) for n in ("b", "c", "t", "k"))
 REST = Mono.sym(Rest("rest"))
@@ -27,7 +27,7 @@ def _value(m: Mono, env) -> Fraction:
 
 
 def test_quotients_simplify_and_bound():
-    q = rounded(T / K, name="t // k")
+    q = rounded(T / K)
     assert isinstance(next(iter(q.symbols)), Quotient)
     assert rounded(C * K / K) == C                     # (c * k) // k
     assert rounded(Mono.const(7) / Mono.const(2)) == Mono.const(3)
@@ -37,18 +37,18 @@ def test_quotients_simplify_and_bound():
     assert q.subst_one(next(iter(K.symbols))) == T        # t // 1 == t
     assert q.exact() == T / K
     # one atom whatever the spelling: int(t / k) is t // k
-    assert rounded(T / K, name="int(t / k)") == q
+    assert rounded(T / K) == q and rounded(T / K, ceil=True) != q
 
 
 def _speech_cases():
     """(source sizes before transpose(1, 2), target, expected verdict or None for any)."""
-    q = rounded(T / K, name="t // k")
-    half = rounded(T / Mono.const(2), name="t // 2")
-    ceil_q = rounded(T / K, ceil=True, name="ceil(t / k)")
+    q = rounded(T / K)
+    half = rounded(T / Mono.const(2))
+    ceil_q = rounded(T / K, ceil=True)
     for extra in ((), (REST,)):
         src = (B, C, T) + extra
         yield src, [B, q, None], L.ILLEGAL
-        yield src, [B, rounded(T / K, name="int(t / k)"), None], L.ILLEGAL
+        yield src, [B, rounded(T / K), None], L.ILLEGAL
         yield src, [B, q, K * C], L.ILLEGAL if not extra else None
         yield src, [B, half, Mono.const(2), C], L.LEGAL if not extra else None
         yield src, [B, q, K, C], L.LEGAL if not extra else None
@@ -64,12 +64,12 @@ def _layout(src):
 
 def test_speech_model_view_is_illegal_unless_k_is_1():
     sizes, strides = _layout((B, C, T))
-    verdict, rescues = L.view_verdict(sizes, strides, [B, rounded(T / K, name="t // k"), None])
+    verdict, rescues = L.view_verdict(sizes, strides, [B, rounded(T / K), None])
     assert verdict == L.ILLEGAL
     assert {tuple(s.name for s in r) for r in rescues} == {("k",), ("c",)}
     # rank unknown (x.transpose(1, 2) of a parameter): still only k == 1 or c == 1 save it
     sizes, strides = _layout((B, C, T, REST))
-    verdict, rescues = L.view_verdict(sizes, strides, [B, rounded(T / K, name="t // k"), None])
+    verdict, rescues = L.view_verdict(sizes, strides, [B, rounded(T / K), None])
     assert verdict == L.ILLEGAL
     assert {tuple(s.name for s in r) for r in rescues} == {("k",), ("c",)}
 

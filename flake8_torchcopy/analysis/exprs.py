@@ -24,6 +24,13 @@ from .values import ANNOTATED, NOT, NOT_VALUE, TENSOR, UNKNOWN, UNKNOWN_VALUE, V
 Env = Dict[str, Value]
 
 
+def _of_self(node: ast.AST) -> bool:
+    """``self.config`` (or ``cls.a.b``): an attribute chain on the instance or class."""
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name) and node.id in ("self", "cls")
+
+
 class Evaluator:
     """Values of expressions in the current scope (``env``, with ``outer`` behind it)."""
 
@@ -188,6 +195,8 @@ class Evaluator:
             return Mono.sym(Sym(node.id, "free" if v is UNKNOWN_VALUE else v.serial))
         if isinstance(node, ast.Constant) and type(node.value) is int:
             return Mono.const(node.value)
+        if isinstance(node, ast.Attribute) and v is UNKNOWN_VALUE and _of_self(node.value):
+            return Mono.sym(Sym(self.idx.text(node), "attr"))  # self.config.patch_size
         return None
 
     def e_Constant(self, node):
@@ -363,8 +372,7 @@ class Evaluator:
         if lm is not None and rm is not None:
             mono = lm * rm if isinstance(op, ast.Mult) else lm / rm
             if mono is not None and isinstance(op, ast.FloorDiv):
-                mono = rounded(mono, name=" // ".join(self.idx.text(n) for n in nodes)
-                               if None not in nodes else "")
+                mono = rounded(mono)
         if left.kind == NOT and right.kind == NOT:
             return Value(NOT, mono=mono)
         if mono is not None and not isinstance(op, ast.Div):
@@ -388,10 +396,8 @@ class Evaluator:
             return sem.attribute_layout(base, attr)
         if base.kind == UNKNOWN and base.sizes is not None and attr in ("T", "mT", "mH", "H"):
             return sem.attribute_layout(base, attr)
-        if isinstance(node.value, ast.Name) and node.value.id in ("self", "cls") \
-                or isinstance(node.value, ast.Attribute) and base.mono is not None \
-                and base.kind == UNKNOWN:  # self.heads, self.config.patch_size: a size if used as one
-            return Value(UNKNOWN, mono=Mono.sym(Sym(self.idx.text(node), "attr")))
+        if isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
+            return Value(UNKNOWN, mono=Mono.sym(Sym(f"{node.value.id}.{attr}", "attr")))
         return UNKNOWN_VALUE
 
     def e_Subscript(self, node):
@@ -448,7 +454,7 @@ class Evaluator:
         """``int(a / b)``, ``math.floor(a / b)``, ``math.ceil(a / b)``: an int, a size when
         ``a`` and ``b`` are."""
         ratio = self.ratio_of(node.args[0])
-        return Value(NOT, mono=None if ratio is None else rounded(ratio, ceil, self.idx.text(node)))
+        return Value(NOT, mono=None if ratio is None else rounded(ratio, ceil))
 
     def ratio_of(self, node: ast.AST) -> Optional[Mono]:
         """The size ``node`` stands for, where ``a / b`` of sizes is their exact ratio (the

@@ -215,6 +215,8 @@ def _forced_exact(sizes: Sequence[Mono], target: Sequence[Mono]) -> FrozenSet[Sy
     ``-1`` nothing forces that (``t // k`` may leave a remainder the ``-1``
     absorbs), so quotients stay atoms there.
     """
+    if not any(m.has_quotient for m in chain(sizes, target)):
+        return frozenset()
     ratio = product(target) / product(sizes)
     if ratio is None or ratio.is_one:
         return frozenset()
@@ -316,7 +318,7 @@ def view_verdict(
     known = [tuple(s for s in r if not isinstance(s, Rest)) for r in rescues]
     if not all(known):
         return UNKNOWN, []
-    return ILLEGAL, [r for r in known if not any(set(o) < set(r) for o in known)]
+    return ILLEGAL, [r for r in dict.fromkeys(known) if not any(set(o) < set(r) for o in known)]
 
 
 def _exact_source(sizes: Sequence[Mono], strides: Sequence[Mono], target: Sequence[Mono]):

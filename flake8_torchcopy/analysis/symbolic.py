@@ -50,10 +50,13 @@ class Quotient(Sym):
 
     __slots__ = ("ratio", "ceil")
 
-    def __init__(self, name: str, ratio: "Mono", ceil: bool) -> None:
-        self.name = name
+    def __init__(self, ratio: "Mono", ceil: bool) -> None:
         self.ratio, self.ceil = ratio, ceil
         self.key = ("ceil" if ceil else "floor", ratio)
+
+    @property  # type: ignore[override]
+    def name(self) -> str:  # made when asked: messages name the symbols inside
+        return f"{'ceil' if self.ceil else 'floor'}({self.ratio!r})"
 
     def bound(self, upper: bool) -> Optional["Mono"]:
         """``ratio`` (itself bounded) when it bounds this quotient from the side asked for."""
@@ -61,7 +64,7 @@ class Quotient(Sym):
 
     def subst_one(self, sym: Sym) -> Optional["Mono"]:
         ratio = self.ratio.subst_one(sym)
-        return None if ratio is None else rounded(ratio, self.ceil, self.name)
+        return None if ratio is None else rounded(ratio, self.ceil)
 
 
 class Mono:
@@ -102,9 +105,8 @@ class Mono:
             d[s] = d.get(s, 0) - e
         return Mono(Fraction(self.coef) / other.coef, d)
 
-    def __pow__(self, exp: int) -> Optional["Mono"]:
-        if exp < 0:
-            return ONE / self ** -exp  # type: ignore[operator]
+    def __pow__(self, exp: int) -> "Mono":
+        """``self ** exp`` for ``exp >= 0``."""
         return Mono(self.coef ** exp, {s: e * exp for s, e in self.powers})
 
     def __eq__(self, other: object) -> bool:
@@ -152,6 +154,7 @@ class Mono:
         some quotient is bounded only on the other side."""
         if not self.has_quotient:
             return self
+
         def atom_bound(s: Sym, e: int) -> Optional[Mono]:
             if not isinstance(s, Quotient):
                 return Mono.sym(s) ** abs(e)
@@ -163,6 +166,7 @@ class Mono:
         """This monomial with every quotient (of ``only``, if given) taken as the exact division."""
         if not self.has_quotient:
             return self
+
         def atom_exact(s: Sym, e: int) -> Optional[Mono]:
             forced = isinstance(s, Quotient) and (only is None or s in only)
             x = s.ratio.exact() if forced else Mono.sym(s)  # type: ignore[attr-defined]
@@ -171,6 +175,7 @@ class Mono:
 
     def subst_one(self, sym: Sym) -> Optional["Mono"]:
         """This monomial with ``sym := 1`` (quotients recomputed); None on a division by zero."""
+
         def atom_subst(s: Sym, e: int) -> Optional[Mono]:
             if s == sym:
                 return ONE
@@ -205,13 +210,13 @@ def product(monos: Iterable[Mono]) -> Mono:
     return out
 
 
-def rounded(ratio: Mono, ceil: bool = False, name: str = "") -> Mono:
+def rounded(ratio: Mono, ceil: bool = False) -> Mono:
     """``floor(ratio)`` (``ceil`` with ``ceil``): ``ratio`` itself when it is a whole
     product of sizes (``(c * k) // k`` is ``c``), a constant when it is one, else a
-    :class:`Quotient` atom named ``name`` in messages."""
+    :class:`Quotient` atom."""
     if not ratio.powers:
         value = Fraction(ratio.coef)
         return Mono.const(math.ceil(value) if ceil else math.floor(value))
     if Fraction(ratio.coef).denominator == 1 and all(e > 0 for _, e in ratio.powers):
         return ratio
-    return Mono.sym(Quotient(name or repr(ratio), ratio, ceil))
+    return Mono.sym(Quotient(ratio, ceil))
