@@ -45,6 +45,8 @@ class ViewAfterPermute(Rule):
         "import torch\ndef f(x, shape):\n    return x.permute(0, 2, 1).view(shape)\n",
         "import torch\nx = torch.randn(4, 1, 3)\ny = x.transpose(0, 1).view(4, 3)\n",
         "import torch\ndef f(x):\n    b, c, t = x.shape\n    x = x.transpose(1, 2)\n    return x.view(b, t, c)\n",
+        "import torch\ndef f(x):\n    b, c, t = x.shape\n    y = x.transpose(1, 2)\n"
+        "    return y.view(b, t // 2, 2, c)\n",
     )
     INVALID = (
         Example(
@@ -62,6 +64,17 @@ class ViewAfterPermute(Rule):
             "    return x.view(b, x.size(1) // k, -1)\n",
             fixed="import torch\ndef f(x, k):\n    b, c, t = x.shape\n    x = x.transpose(1, 2)\n"
             "    return x.reshape(b, x.size(1) // k, -1)\n",
+        ),
+        Example(
+            code="import torch\ndef f(x, k):\n"
+            "    return x.transpose(1, 2).view(x.size(0), x.size(2) // k, -1)\n",
+            fixed="import torch\ndef f(x, k):\n"
+            "    return x.transpose(1, 2).reshape(x.size(0), x.size(2) // k, -1)\n",
+            verify=("x.transpose(1, 2).view(x.size(0), x.size(2) // k, -1)",
+                    "x.transpose(1, 2).reshape(x.size(0), x.size(2) // k, -1)"),
+            inputs={"x": "tensor:rank=3", "k": "int:1..4"},
+            note="x's rank is not known; transpose(1, 2) says it has three dims or more. "
+            "Works for k == 1, so tests with the default pass",
         ),
         Example(
             code="import torch.nn.functional as F\ndef unfold_tensor(tensor, max_seq_len):\n"
