@@ -177,7 +177,7 @@ def test_view_legality_algebra():
     s2, st2 = L.swap(sizes, L.contiguous_strides(sizes), 1, 2)
     assert L.view_verdict(s2, st2, [b, n, h, c / h]) == (L.LEGAL, [])  # same shape
     verdict, rescues = L.view_verdict(s2, st2, [b, n, c])
-    assert verdict == L.ILLEGAL and {s.name for s in rescues} == {"n", "h"}
+    assert verdict == L.ILLEGAL and {tuple(s.name for s in r) for r in rescues} == {("n",), ("h",)}
     assert L.view_verdict(s2, st2, [b, n, None])[0] == L.ILLEGAL
     # a split of one dim after a transpose is legal
     sizes = (b, h * c, n)

@@ -20,11 +20,18 @@ from . import torchsem as sem
 from . import yields
 from .narrowing import narrow
 from .summaries import returns_tensor, store_counts, tensor_attributes
-from .symbolic import Mono, Sym
+from .symbolic import Mono, Sym, rounded
 from .torchsem import TENSOR_TYPES, const_int, dim_size, is_tensorish
 from .values import ANNOTATED, NOT, NOT_VALUE, TENSOR, UNKNOWN, UNKNOWN_VALUE, Value, join
 
 Env = Dict[str, Value]
+
+
+def _of_self(node: ast.AST) -> bool:
+    """``self.config`` (or ``cls.a.b``): an attribute chain on the instance or class."""
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name) and node.id in ("self", "cls")
 
 
 class Evaluator:
@@ -147,6 +154,10 @@ class Evaluator:
         tv = self.lookup(base.id)
         if tv.kind == NOT or tv.qualname is not None:
             return None
+        if tv.open_layout is not None and len(names) == len(tv.open_layout[0]) - 1:
+            sizes, strides = L.close_rank(*tv.open_layout)
+            self.env[base.id] = tv.with_(sizes=sizes, strides=strides)
+            return tuple(Value(NOT, mono=m) for m in sizes)
         monos = []
         for n in names:
             named = isinstance(n, ast.Name) and n.id.strip("_")
@@ -211,6 +222,8 @@ class Evaluator:
             return Mono.sym(Sym(node.id, "free" if v is UNKNOWN_VALUE else v.serial))
         if isinstance(node, ast.Constant) and type(node.value) is int:
             return Mono.const(node.value)
+        if isinstance(node, ast.Attribute) and v is UNKNOWN_VALUE and _of_self(node.value):
+            return Mono.sym(Sym(self.idx.text(node), "attr"))  # self.config.patch_size
         return None
 
     def e_Constant(self, node):
@@ -385,6 +398,8 @@ class Evaluator:
         mono = None
         if lm is not None and rm is not None:
             mono = lm * rm if isinstance(op, ast.Mult) else lm / rm
+            if mono is not None and isinstance(op, ast.FloorDiv):
+                mono = rounded(mono)
         if left.kind == NOT and right.kind == NOT:
             return Value(NOT, mono=mono)
         if mono is not None and not isinstance(op, ast.Div):
@@ -431,6 +446,9 @@ class Evaluator:
             i = const_int(node.slice)
             owner = self.cache.get(id(node.value.value))
             if i is not None and owner is not None and owner.kind != NOT:
+                known = sem.known_size(owner, i)
+                if known is not None:
+                    return Value(NOT, mono=known)
                 label = f"{self.idx.text(node.value.value)}.size({i})"
                 return Value(NOT, mono=dim_size(label, owner, i))
             return NOT_VALUE
@@ -448,6 +466,8 @@ class Evaluator:
         args = [self.ev(a) for a in node.args]
         for k in node.keywords:
             self.ev(k.value)
+        if func.qualname in ("math.floor", "math.ceil") and len(args) == 1:
+            return self.rounded_call(node, ceil=func.qualname == "math.ceil")
         if func.qualname is not None:
             return sem.call_qualname(self, node, func.qualname, args)
         if isinstance(node.func, ast.Attribute):
@@ -464,8 +484,8 @@ class Evaluator:
         if isinstance(node.func, ast.Name) and func is not None and not func.local_def \
                 and node.func.id not in self.env and node.func.id not in self.outer:
             name = node.func.id
-            if name == "int" and len(args) == 1 and self.mono_of(node.args[0], args[0]) is not None:
-                return Value(NOT, mono=self.mono_of(node.args[0], args[0]))
+            if name == "int" and len(args) == 1:
+                return self.rounded_call(node, ceil=False)
             container = yields.builtin_yield(name, [self.element_of(a) for a in args]) \
                 if name in yields.BUILTINS and not node.keywords else None
             if container is not None:
@@ -473,6 +493,22 @@ class Evaluator:
             if name in api.NON_TENSOR_BUILTINS:
                 return NOT_VALUE
         return UNKNOWN_VALUE
+
+    def rounded_call(self, node: ast.Call, ceil: bool) -> Value:
+        """``int(a / b)``, ``math.floor(a / b)``, ``math.ceil(a / b)``: an int, a size when
+        ``a`` and ``b`` are."""
+        ratio = self.ratio_of(node.args[0])
+        return Value(NOT, mono=None if ratio is None else rounded(ratio, ceil))
+
+    def ratio_of(self, node: ast.AST) -> Optional[Mono]:
+        """The size ``node`` stands for, where ``a / b`` of sizes is their exact ratio (the
+        argument of ``int(a / b)``, ``math.floor(a / b)``, ``math.ceil(a / b)``)."""
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+            num = self.ratio_of(node.left)
+            den = self.ratio_of(node.right) if num is not None else None
+            return None if den is None else num / den  # type: ignore[operator]
+        v = self.cache.get(id(node))
+        return None if v is None or is_tensorish(v) else self.mono_of(node, v)
 
     def size_args(self, arg_nodes: Sequence[ast.AST]) -> Optional[List[Optional[Mono]]]:
         """Sizes passed as ``*sizes`` or as one tuple/list/``x.shape``; None for ``-1``."""

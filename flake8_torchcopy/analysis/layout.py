@@ -9,10 +9,11 @@ when the view raises, finds the sizes that would have to be 1 for it not to.
 """
 from __future__ import annotations
 
-from itertools import chain
-from typing import List, Optional, Sequence, Tuple
+from fractions import Fraction
+from itertools import chain, combinations
+from typing import FrozenSet, List, Optional, Sequence, Tuple
 
-from .symbolic import ONE, ZERO, Mono, Sym, product
+from .symbolic import ONE, ZERO, Mono, Quotient, Rest, Sym, chain_atoms, product
 
 Sizes = Tuple[Mono, ...]
 Strides = Tuple[Mono, ...]
@@ -93,6 +94,13 @@ def expand(sizes: Sizes, strides: Strides, target: Sequence[Optional[Mono]]):
     return tuple(new_sizes), tuple(new_strides)
 
 
+def close_rank(sizes: Sizes, strides: Strides) -> Tuple[Sizes, Strides]:
+    """A layout of unknown rank (its last size a :class:`Rest`) once the rank is known to
+    be that of the dims named before it (``b, t, c = y.shape``): the rest is empty."""
+    rest = next(iter(sizes[-1].symbols))
+    return sizes[:-1], tuple(st.subst_one(rest) for st in strides[:-1])  # type: ignore[misc]
+
+
 def is_dense(sizes: Sequence[Mono], strides: Sequence[Mono]) -> bool:
     """Non-overlapping and dense: the strides are contiguous strides of some dim order."""
     left = [(s, st) for s, st in zip(sizes, strides) if not s.is_one]
@@ -142,25 +150,25 @@ def _group(src: Sequence[Mono], tgt: Sequence[Mono]):
     return groups
 
 
-def _one_only_if_all_one(ratio: Optional[Mono]) -> bool:
-    """True when ``ratio == 1`` can hold only if some of its symbols are 1.
+def _never_one(ratio: Optional[Mono]) -> bool:
+    """True when ``ratio == 1`` is impossible while every symbol is at least 2.
 
     Sizes are positive integers.  A ratio whose symbols all have exponents of one
-    sign (and a coefficient that does not compensate) equals 1 only when those
-    symbols are 1: the "unless s == 1" cases.  A ratio like ``dim / x.size(1)`` or
-    ``s / 2`` may equal 1 by a coincidence the analysis cannot see, so it proves
-    nothing.
+    sign (and a coefficient that does not compensate) is then above (below) 1: it
+    can equal 1 only if some of its symbols are 1, the "unless s == 1" cases.  A
+    ratio like ``dim / x.size(1)`` or ``s / 2`` may equal 1 by a coincidence the
+    analysis cannot see, so it proves nothing.  A quotient is replaced by its
+    bound: ``t / (t // k)`` is at least ``k``, so it is never 1 while ``k >= 2``.
     """
     if ratio is None:
         return False
-    exps = [e for _, e in ratio.powers]
-    if not exps:
-        return ratio.coef != 1
-    if all(e > 0 for e in exps):
-        return ratio.coef >= 1
-    if all(e < 0 for e in exps):
-        return ratio.coef <= 1
-    return False
+    low = ratio.bound(upper=False)
+    if low is not None and low.coef >= 1 and all(e > 0 for _, e in low.powers) \
+            and (low.powers or low.coef > 1):
+        return True
+    high = ratio.bound(upper=True)
+    return high is not None and high.coef <= 1 and all(e < 0 for _, e in high.powers) \
+        and bool(high.powers or high.coef < 1)
 
 
 def _check(sizes: Sequence[Mono], strides: Sequence[Mono], target: Sequence[Mono]):
@@ -187,18 +195,43 @@ def _check(sizes: Sequence[Mono], strides: Sequence[Mono], target: Sequence[Mono
                 mismatches.append(st_k / (st_n * s_n))
         if not mismatches:
             continue
-        if not all(_one_only_if_all_one(r) for r in mismatches):
+        if not all(_never_one(r) for r in mismatches):
             return UNKNOWN, groups
         for i in range(a + 1, b):  # could a coincidence split the group finer?
             for j in range(c + 1, d):
-                if not _one_only_if_all_one(product(src[a:i]) / product(tgt[c:j])):
+                if not _never_one(product(src[a:i]) / product(tgt[c:j])):
                     return UNKNOWN, groups
         bad.append(a)
     return (ILLEGAL if bad else LEGAL), groups
 
 
+def _forced_exact(sizes: Sequence[Mono], target: Sequence[Mono]) -> FrozenSet[Sym]:
+    """The quotients that must divide exactly for the element counts to agree.
+
+    A view without ``-1`` succeeds only if they agree.  When their ratio is 1 once the
+    quotients left in it are taken as exact, and those can only move it one way,
+    agreement forces each of them to be exact: ``view(b, t // 2, 2, c)`` of
+    ``(b, t, c)`` is ``view(b, t / 2, 2, c)`` wherever it does not raise.  With a
+    ``-1`` nothing forces that (``t // k`` may leave a remainder the ``-1``
+    absorbs), so quotients stay atoms there.
+    """
+    if not any(m.has_quotient for m in chain(sizes, target)):
+        return frozenset()
+    ratio = product(target) / product(sizes)
+    if ratio is None or ratio.is_one:
+        return frozenset()
+    if ONE not in (ratio.bound(upper=True), ratio.bound(upper=False)):
+        return frozenset()
+    return frozenset(a for a in ratio.symbols if isinstance(a, Quotient))
+
+
+def _exact(monos: Sequence[Mono], forced: FrozenSet[Sym]) -> List[Mono]:
+    return [m.exact(forced) for m in monos]  # type: ignore[misc]
+
+
 def resolve_target(sizes: Sequence[Mono], target: Sequence[Optional[Mono]]) -> Optional[List[Mono]]:
-    """Replace the one ``None`` (``-1``) in target by the size it stands for."""
+    """Replace the one ``None`` (``-1``) in target by the size it stands for; quotients
+    in a target without one are exact when the element counts force it."""
     holes = [k for k, t in enumerate(target) if t is None]
     if len(holes) > 1:
         return None
@@ -209,35 +242,94 @@ def resolve_target(sizes: Sequence[Mono], target: Sequence[Optional[Mono]]) -> O
         if rest is None:
             return None
         out[holes[0]] = rest
+    else:
+        return _exact(out, _forced_exact(sizes, out))  # type: ignore[arg-type]
     return out  # type: ignore[return-value]
+
+
+# Views proven illegal name the sizes that would have to be 1; past this many
+# unknowns, the search for them is not worth its cost and the view stays undecided.
+MAX_RESCUE_SYMBOLS = 10
+
+
+def _impossible(monos: Sequence[Mono]) -> bool:
+    """Some size is below 1 (or not an integer) whenever the symbols left are at least 2:
+    no tensor has it, or the view raises (a zero from ``1 // k``)."""
+    for m in monos:
+        high = m.bound(upper=True)
+        if high is None:
+            continue
+        if not high.powers and (high.coef < 1 or Fraction(high.coef).denominator != 1):
+            return True
+        if high.powers and high.coef <= 1 and all(e < 0 for _, e in high.powers):
+            return True
+    return False
+
+
+def _rescues(sizes: Sequence[Mono], strides: Sequence[Mono], resolved: Sequence[Mono]):
+    """The minimal sets of symbols whose being 1 lets the view succeed, or None when
+    that is not established.
+
+    Every subset of the symbols is set to 1 in turn (the others are then at least 2):
+    the view is proven to raise for each subset that contains none of the returned
+    sets, so "raises unless one of them holds" is a proof, not a guess.
+    """
+    symbols = list(chain_atoms(*sizes, *strides, *resolved))
+    if len(symbols) > MAX_RESCUE_SYMBOLS:
+        return None
+    found: List[Tuple[Sym, ...]] = []
+    for size in range(1, len(symbols) + 1):
+        for subset in combinations(symbols, size):
+            if any(set(r) <= set(subset) for r in found):
+                continue
+            monos: Optional[List[Mono]] = list(chain(sizes, strides, resolved))
+            for sym in subset:
+                monos = [m.subst_one(sym) for m in monos]  # type: ignore[union-attr]
+                if None in monos:
+                    break
+            n, r = len(sizes), len(sizes) + len(strides)
+            if None in monos or _impossible(monos[:n] + monos[r:]):  # type: ignore[index]
+                continue
+            if _check(monos[:n], monos[n:r], monos[r:])[0] != ILLEGAL:  # type: ignore[index]
+                found.append(subset)
+    return found
 
 
 def view_verdict(
     sizes: Sequence[Mono], strides: Sequence[Mono], target: Sequence[Optional[Mono]]
-) -> Tuple[str, List[Sym]]:
-    """Whether ``view(target)`` succeeds; for ILLEGAL, the symbols whose being 1 would save it."""
+) -> Tuple[str, List[Tuple[Sym, ...]]]:
+    """Whether ``view(target)`` succeeds; for ILLEGAL, the sets of symbols whose being 1
+    would save it (the view raises unless every symbol of one of the sets is 1)."""
     resolved = resolve_target(sizes, target)
     if resolved is None:
         return UNKNOWN, []
+    if None not in target:
+        sizes, strides = _exact_source(sizes, strides, resolved)
     verdict, _ = _check(sizes, strides, resolved)
     if verdict != ILLEGAL:
         return verdict, []
-    rescues: List[Sym] = []
-    seen = set()
-    for sym in chain.from_iterable(m.symbols for m in chain(sizes, strides, resolved)):
-        if sym in seen:
-            continue
-        seen.add(sym)
-        s2 = [m.subst_one(sym) for m in sizes]
-        st2 = [m.subst_one(sym) for m in strides]
-        t2 = [m.subst_one(sym) for m in resolved]
-        if _check(s2, st2, t2)[0] == LEGAL:
-            rescues.append(sym)
-    return ILLEGAL, rescues
+    if any(isinstance(a, Quotient) for m in sizes for a in m.symbols):
+        return UNKNOWN, []  # a source size like t // k may be 1 without any symbol being 1
+    rescues = _rescues(sizes, strides, resolved)
+    if rescues is None:
+        return UNKNOWN, []
+    # "unless k == 1 and x has no more dims" is reported as "unless k == 1": a weaker
+    # condition, so the claim stays true; a view legal with no more dims is not reported
+    known = [tuple(s for s in r if not isinstance(s, Rest)) for r in rescues]
+    if not all(known):
+        return UNKNOWN, []
+    return ILLEGAL, [r for r in dict.fromkeys(known) if not any(set(o) < set(r) for o in known)]
+
+
+def _exact_source(sizes: Sequence[Mono], strides: Sequence[Mono], target: Sequence[Mono]):
+    """The source's sizes and strides with the quotients the element counts force exact."""
+    forced = _forced_exact(sizes, target)
+    return (_exact(sizes, forced), _exact(strides, forced)) if forced else (sizes, strides)
 
 
 def view_result(sizes: Sequence[Mono], strides: Sequence[Mono], target: Sequence[Mono]):
-    """Strides of a legal view (None when they cannot be derived)."""
+    """Strides of a legal view of ``target`` as resolved (None when they cannot be derived)."""
+    sizes, strides = _exact_source(sizes, strides, target)
     kept = _drop_ones(sizes, strides)
     verdict, groups = _check(sizes, strides, target)
     if verdict != LEGAL:

@@ -13,7 +13,7 @@ from typing import Callable, Dict, List, Optional, Sequence
 from . import layout as L
 from . import torchapi as api
 from . import yields
-from .symbolic import ONE, Mono, Sym
+from .symbolic import ONE, Mono, Rest, Sym
 from .values import ANNOTATED, NOT, NOT_VALUE, TENSOR, UNKNOWN, UNKNOWN_VALUE, Value
 
 NON_TENSOR_QUALNAMES = frozenset(
@@ -53,6 +53,22 @@ def dim_size(label: str, tensor: Value, dim: int) -> Mono:
     """The unknown size of dim ``dim`` of ``tensor``: the same symbol wherever it is asked
     for (``b, n = x.shape``, ``x.size(1)``, ``x.shape[1]``), named ``label`` in messages."""
     return Mono.sym(Sym(label, ("dim", tensor.serial, dim)))
+
+
+def rest_size(label: str, tensor: Value, start: int) -> Mono:
+    """The product of the sizes of ``tensor``'s dims from ``start`` on, of a tensor whose
+    rank is not known: 1 when it has exactly ``start`` dims."""
+    return Mono.sym(Rest(f"math.prod({label}.shape[{start}:])", ("rest", tensor.serial, start)))
+
+
+def known_size(v: Value, i: int) -> Optional[Mono]:
+    """The size of dim ``i`` of ``v`` when its layout (or the known part of it) has it."""
+    if v.sizes is not None:
+        d = L.normalize_dim(i, len(v.sizes))
+        return None if d is None else v.sizes[d]
+    if v.open_layout is not None and 0 <= i < len(v.open_layout[0]) - 1:
+        return v.open_layout[0][i]
+    return None
 
 
 def matmul_sizes(a: Value, b: Value):
@@ -247,10 +263,9 @@ def to_non_float(ev, node: ast.Call) -> bool:
 def size_call(ev, node, recv: Value) -> Value:
     if node.args:
         i = const_int(node.args[0])
-        if i is not None and recv.sizes is not None:
-            d = L.normalize_dim(i, len(recv.sizes))
-            if d is not None and recv.sizes[d] is not None:
-                return Value(NOT, mono=recv.sizes[d])
+        known = None if i is None else known_size(recv, i)
+        if known is not None:
+            return Value(NOT, mono=known)
         if i is not None:
             label = f"{ev.idx.text(node.func.value)}.size({i})"
             return Value(NOT, mono=dim_size(label, recv, i))
@@ -293,6 +308,9 @@ def _permute(c: Call) -> Value:
         text = c.ev.idx.text(c.recv_node)
         sizes = tuple(dim_size(f"{text}.size({i})", c.recv, i) for i in range(rank))
         strides = L.contiguous_strides(sizes)
+    if sizes is None and c.taint is None and m not in ("t", "t_", "permute") and len(ints) == 2 \
+            and None not in ints and min(ints) >= 0:  # type: ignore[type-var]
+        return _open_rank_swap(c)
     if sizes is None or strides is None or None in ints and m != "permute":
         return Value(kind, permuted_by=c.label)
     res = None
@@ -313,6 +331,21 @@ def _permute(c: Call) -> Value:
     return Value(kind, sizes=res[0], strides=res[1], permuted_by=c.label)
 
 
+def _open_rank_swap(c: Call) -> Value:
+    """``x.transpose(1, 2)`` (or ``movedim``) of a tensor of unknown rank: it has at
+    least three dims, and the ones after them stay put, contiguous among themselves."""
+    n = max(c.ints) + 1  # type: ignore[type-var]
+    text = c.ev.idx.text(c.recv_node)
+    sizes = tuple(dim_size(f"{text}.size({i})", c.recv, i) for i in range(n)) \
+        + (rest_size(text, c.recv, n),)
+    strides = L.contiguous_strides(sizes)
+    if c.m in ("movedim", "moveaxis"):
+        res = L.movedim(sizes, strides, c.ints[0], c.ints[1])  # type: ignore[arg-type]
+    else:
+        res = L.swap(sizes, strides, c.ints[0], c.ints[1])  # type: ignore[arg-type]
+    return Value(c.recv.kind, permuted_by=c.label, open_layout=res)
+
+
 def _contiguous(c: Call) -> Value:
     if c.sizes is not None:
         return Value(c.recv.kind, sizes=c.sizes, strides=L.contiguous_strides(c.sizes))
@@ -331,6 +364,8 @@ def _expand(c: Call) -> Value:
 
 def _view(c: Call) -> Value:
     kind, sizes, strides = c.recv.kind, c.sizes, c.strides
+    if sizes is None and c.recv.open_layout is not None:
+        sizes, strides = c.recv.open_layout
     if any(isinstance(k, ast.keyword) and k.arg == "dtype" for k in c.node.keywords):
         return c.plain
     target = c.ev.size_args(c.args)

@@ -32,6 +32,10 @@ class Value:
     were contiguous.  ``permuted_by`` names the op that made the layout
     non-contiguous (``.transpose(1, 2)``).  ``mono``: the value of an int size.
     ``elems``: the items of a tuple (``x.shape``, ``a.unbind(0)``).
+    ``open_layout``: (sizes, strides) of a tensor whose rank is known only from
+    below (``x.transpose(1, 2)`` of a parameter: three dims or more); the last item
+    stands for the dims after those, contiguous among themselves.  Only sizes read
+    by index and views consult it; to everything else the sizes are unknown.
     ``permuted_by`` also marks a tensor derived from a permuted one whose strides
     were lost: such a tensor is never assumed contiguous.
     ``mixed``: an unknown value that is a tensor on some path and provably something
@@ -40,7 +44,7 @@ class Value:
     """
 
     __slots__ = ("kind", "qualname", "local_def", "sizes", "strides", "permuted_by",
-                 "mono", "elems", "is_class", "mixed", "item", "mapped", "serial")
+                 "mono", "elems", "is_class", "mixed", "item", "mapped", "open_layout", "serial")
 
     def __init__(
         self,
@@ -57,6 +61,7 @@ class Value:
         mixed: bool = False,
         item: Optional["Value"] = None,
         mapped: Optional["Value"] = None,
+        open_layout: Optional[Tuple[Sizes, Strides]] = None,
     ) -> None:
         self.kind = kind
         self.qualname = qualname
@@ -70,6 +75,7 @@ class Value:
         self.mixed = mixed and kind == UNKNOWN
         self.item = item
         self.mapped = mapped
+        self.open_layout = open_layout if sizes is None else None
         self.serial = next(_serial)
 
     def with_(self, **changes) -> "Value":
