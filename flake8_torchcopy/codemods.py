@@ -33,12 +33,13 @@ class TorchCopyCommand(CodemodCommand):
 
     def __init__(self, context: CodemodContext, unsafe_fixes: bool = False,
                  select: Optional[Sequence[str]] = None, ignore: Optional[Sequence[str]] = None,
-                 trust_annotations: bool = False) -> None:
+                 trust_annotations: bool = False, public_helpers: bool = False) -> None:
         super().__init__(context)
         self.unsafe_fixes = unsafe_fixes
         self.select = tuple(self.CODES or select or ())
         self.ignore = tuple(ignore or ())
         self.trust_annotations = trust_annotations
+        self.public_helpers = public_helpers
 
     @staticmethod
     def add_args(arg_parser: argparse.ArgumentParser) -> None:
@@ -50,6 +51,9 @@ class TorchCopyCommand(CodemodCommand):
                                 help="comma-separated code prefixes not to fix")
         arg_parser.add_argument("--trust-annotations", action="store_true",
                                 help="count parameters annotated torch.Tensor as tensors (fixes unsafe)")
+        arg_parser.add_argument("--public-helpers", action="store_true",
+                                help="a public module-level function is called only from its module "
+                                "(fixes resting on it unsafe)")
 
     def rules(self) -> Tuple[Rule, ...]:
         return select_rules(self.select or None, self.ignore)
@@ -58,7 +62,8 @@ class TorchCopyCommand(CodemodCommand):
         source = tree.code
         rewrite.remember(tree, source)  # the fix rounds start from the runner's parse
         new, _, _ = fix_rounds(source, self.unsafe_fixes, rules=self.rules(),
-                               options=Options(trust_annotations=self.trust_annotations),
+                               options=Options(trust_annotations=self.trust_annotations,
+                                               public_helpers=self.public_helpers),
                                path=self.context.filename, keep=noqa.filter_findings)
         if new == source:
             return tree

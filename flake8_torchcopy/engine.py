@@ -31,6 +31,8 @@ class Options:
     """Analysis options shared by the plugin and the CLI."""
 
     trust_annotations: bool = False
+    #: count the calls of public module-level functions too (their fixes are then unsafe)
+    public_helpers: bool = False
 
 
 DEFAULT_OPTIONS = Options()
@@ -76,7 +78,7 @@ def lint_source(
     not parse.  ``# noqa`` comments are not applied here: flake8 applies them for
     the plugin, and :mod:`flake8_torchcopy.cli.noqa` for the CLI.
     """
-    from .analysis.flow import FlowWalker
+    from .analysis.flow import walk_module
 
     candidates = ALL_RULES if rules is None else tuple(rules)
     present = {w: w in source for w in _trigger_words(candidates)}  # one scan per word
@@ -85,8 +87,7 @@ def lint_source(
         return []
     if tree is None:
         tree = ast.parse(source, filename=path or "<unknown>")
-    walker = FlowWalker(source, tree, active, options)
-    findings = walker.run()
+    findings = walk_module(source, tree, active, options)
     findings.sort(key=lambda f: (f.line, f.col, f.code))
     return findings
 

@@ -11,7 +11,7 @@ outside the edited ranges is kept byte for byte.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Optional, Tuple
 
 SAFE = "safe"
@@ -99,3 +99,10 @@ class Finding:
 
     def text(self) -> str:
         return f"{self.code} {self.message}"
+
+
+def unsafe(finding: "Finding") -> "Finding":
+    """The same finding, its fix (if any) marked unsafe."""
+    if finding.fix is None or not finding.fix.safe:
+        return finding
+    return replace(finding, fix=replace(finding.fix, applicability=UNSAFE))

@@ -33,9 +33,20 @@ class TorchCopyPlugin:
             "(their fixes are then unsafe). Default: off.",
         )
 
+        option_manager.add_option(
+            "--torchcopy-public-helpers",
+            action="store_true",
+            default=False,
+            parse_from_config=True,
+            help="flake8-torchcopy: a public module-level function is called only from its own "
+            "module, so its parameters hold what those calls pass (fixes that rest on it are "
+            "unsafe). For applications and scripts, not libraries. Default: off.",
+        )
+
     @classmethod
     def parse_options(cls, options: Any) -> None:
-        cls.options = Options(trust_annotations=bool(getattr(options, "torchcopy_trust_annotations", False)))
+        cls.options = Options(trust_annotations=bool(getattr(options, "torchcopy_trust_annotations", False)),
+                              public_helpers=bool(getattr(options, "torchcopy_public_helpers", False)))
 
     def run(self) -> Generator[Tuple[int, int, str, Type[Any]], None, None]:
         source = "".join(self.lines)

@@ -19,6 +19,7 @@ from . import torchapi as api
 from . import torchsem as sem
 from . import yields
 from .narrowing import narrow
+from .callsites import NO_CALLSITES, CallSites
 from .summaries import returns_tensor, store_counts, tensor_attributes
 from .symbolic import Mono, Sym, rounded
 from .torchsem import TENSOR_TYPES, const_int, dim_size, is_tensorish
@@ -58,6 +59,8 @@ class Evaluator:
         self.module_defs: Dict[int, ast.AST] = {}  # id of the value a module-level def bound -> def
         self.tensor_returns: Dict[int, bool] = {}
         self.attr_stores: Optional[Counter] = None  # stores of each .attr in the module's text
+        self.sites: CallSites = NO_CALLSITES  # calls of closed functions, to record
+        self.passed: Dict[int, Dict[str, Value]] = {}  # id(call) -> what it passes each parameter
 
     def attribute_is_tensor(self, attr: str) -> bool:
         """Is ``self.<attr>`` a tensor in the method being walked (module summary)?"""
@@ -466,6 +469,9 @@ class Evaluator:
         args = [self.ev(a) for a in node.args]
         for k in node.keywords:
             self.ev(k.value)
+        closed = self.sites.calls.get(id(node))
+        if closed is not None:
+            self.record_call(node, closed)
         if func.qualname in ("math.floor", "math.ceil") and len(args) == 1:
             return self.rounded_call(node, ceil=func.qualname == "math.ceil")
         if func.qualname is not None:
@@ -493,6 +499,15 @@ class Evaluator:
             if name in api.NON_TENSOR_BUILTINS:
                 return NOT_VALUE
         return UNKNOWN_VALUE
+
+    def record_call(self, node: ast.Call, closed) -> None:
+        """What a call of a closed function passes (joined over the times it is walked:
+        a loop body is walked twice).  A default the walk has not evaluated is unknown."""
+        seen = self.passed.get(id(node))
+        now = {p: (self.cache.get(id(a)) or UNKNOWN_VALUE)
+               for p, a in closed.arguments(node).items() if a is not None}
+        self.passed[id(node)] = now if seen is None else {
+            p: join(v, seen[p]) for p, v in now.items() if p in seen}
 
     def rounded_call(self, node: ast.Call, ceil: bool) -> Value:
         """``int(a / b)``, ``math.floor(a / b)``, ``math.ceil(a / b)``: an int, a size when

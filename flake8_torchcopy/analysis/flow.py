@@ -13,7 +13,8 @@ import ast
 import re
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
-from ..finding import Finding, Fix
+from ..finding import Finding, Fix, unsafe
+from .callsites import MAX_ROUNDS, closed_functions, parameter_seeds
 from .context import Context
 from .exprs import Env, Evaluator
 from .narrowing import narrow
@@ -22,6 +23,41 @@ from .values import ANNOTATED, NOT_VALUE, TENSOR, UNKNOWN, UNKNOWN_VALUE, Value,
 _DEFAULT_DEVICE_RE = re.compile(r"set_default_device|\bwith\b[^\n:]*\bdevice\(")
 
 _JIT_DECORATORS = frozenset({"torch.jit.script", "torch.jit.script_method", "torch.jit.export"})
+
+
+Seeds = Dict[int, Dict[str, Value]]  # id(def) -> parameter -> its value on entry
+
+
+def walk_module(source: str, tree: ast.AST, rules: Sequence, options) -> List[Finding]:
+    """The findings of ``rules`` in the module: one walk; then, where closed functions
+    get values from their calls into their parameters (:mod:`.callsites`), up to
+    ``MAX_ROUNDS - 1`` more rounds, each walking again only the functions whose
+    parameters the previous round learnt something new about."""
+    walker = FlowWalker(source, tree, rules, options)
+    walker.sites = closed_functions(tree, source, walker.idx._starts, walker.may_match,
+                                    public=options.public_helpers)
+    walker.run()
+    first = dict(walker.findings)
+    for _ in range(MAX_ROUNDS - 1):
+        if not walker.sites.calls:
+            break
+        new = parameter_seeds(walker.sites, walker.passed)
+        changed = [f for f in set(new) | set(walker.seeds)
+                   if _seed_key(new.get(f)) != _seed_key(walker.seeds.get(f))]
+        if not changed:
+            break
+        walker.seeds = new
+        walker.rewalk(changed)
+    public = {id(c.node) for c in walker.sites.calls.values() if c.public}
+    if public & set(walker.seeds):
+        # a public function's callers in other modules are not seen: what rests on its
+        # calls here is a finding, its fix unsafe
+        return [f if first.get(k) == f else unsafe(f) for k, f in walker.findings.items()]
+    return list(walker.findings.values())
+
+
+def _seed_key(params: Optional[Dict[str, Value]]):
+    return {(p, v.kind, v.mixed, v.permuted_by) for p, v in (params or {}).items()}
 
 
 class FlowWalker(Evaluator):
@@ -40,16 +76,38 @@ class FlowWalker(Evaluator):
         self.in_module_body = False
         self._default_device: Optional[bool] = None
         self._stmt_handlers: Dict[type, Optional[Callable]] = {}
+        self.seeds: Seeds = {}
+        self.walked: Dict[int, Tuple[ast.AST, Env, bool]] = {}  # id(def) -> what it was walked with
 
     # ------------------------------------------------------------------ driver
     def run(self) -> List[Finding]:
         self.in_module_body = True
         self.block(self.tree.body)  # type: ignore[attr-defined]
         self.in_module_body = False
+        self.walk_deferred()
+        return list(self.findings.values())
+
+    def walk_deferred(self) -> None:
         while self.deferred:
             func, outer, jit = self.deferred.pop(0)
+            self.walked[id(func)] = (func, outer, jit)
             self.function(func, outer, jit)
-        return list(self.findings.values())
+
+    def rewalk(self, funcs: Sequence[int]) -> None:
+        """Walk these functions (``id()`` of their defs) again, with the parameter seeds
+        now known: their findings, and what their calls pass, are replaced."""
+        for key in funcs:
+            if key not in self.walked:
+                continue  # never walked: nothing in it can match, and it calls nothing tracked
+            func, outer, jit = self.walked[key]
+            first, last = func.lineno, func.end_lineno
+            self.findings = {k: f for k, f in self.findings.items() if not first <= f.line <= last}
+            for c in self.sites.calls.values():
+                for call in c.calls:
+                    if first <= call.lineno <= last:
+                        self.passed.pop(id(call), None)
+            self.deferred.append((func, outer, jit))
+            self.walk_deferred()
 
     def add(self, code: str, node: ast.AST, message: str, fix: Optional[Fix]) -> None:
         if not self.reporting:
@@ -94,7 +152,7 @@ class FlowWalker(Evaluator):
 
     # -------------------------------------------------------------- functions
     def function(self, func, outer: Env, jit: bool) -> None:
-        if not self.may_match(func):
+        if not self.may_match(func) and id(func) not in self.sites.callers:
             return  # nothing in its text can match: its body (and nested defs) cost nothing
         self.outer = outer
         self.env = {}
@@ -103,8 +161,9 @@ class FlowWalker(Evaluator):
         self.self_value = None
         args = func.args
         params = args.posonlyargs + args.args + args.kwonlyargs
+        seeds = self.seeds.get(id(func), {})
         for a in params:
-            self.env[a.arg] = self.param_value(a.annotation)
+            self.env[a.arg] = seeds.get(a.arg) or self.param_value(a.annotation)
         for a in (args.vararg, args.kwarg):
             if a is not None:
                 self.env[a.arg] = NOT_VALUE

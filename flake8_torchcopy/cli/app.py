@@ -78,6 +78,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-q", "--quiet", action="store_true", help="print findings and errors only")
     p.add_argument("--trust-annotations", action=argparse.BooleanOptionalAction, default=None,
                    help="believe `x: torch.Tensor` annotations when deciding what is a tensor")
+    p.add_argument("--public-helpers", action=argparse.BooleanOptionalAction, default=None,
+                   help="a public module-level function is called only from its own module "
+                   "(applications, not libraries): its parameters hold what those calls pass")
     p.add_argument("--verify", action="store_true",
                    help="verify each fix on synthesized inputs before applying it; fixes that "
                    "change behaviour are not applied (needs torch; slow)")

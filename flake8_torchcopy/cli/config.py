@@ -41,6 +41,7 @@ class Config:
     exclude: Optional[Tuple[str, ...]] = None
     unsafe_fixes: Optional[bool] = None
     trust_annotations: Optional[bool] = None
+    public_helpers: Optional[bool] = None
     respect_gitignore: Optional[bool] = None
     per_file_ignores: Dict[str, Tuple[str, ...]] = field(default_factory=dict)
 
@@ -52,6 +53,7 @@ KEYS = {
     "exclude": "globs",
     "unsafe-fixes": "bool",
     "trust-annotations": "bool",
+    "public-helpers": "bool",
     "respect-gitignore": "bool",
     "per-file-ignores": "table",
 }

@@ -42,6 +42,7 @@ class Settings:
     unsafe: bool = False
     rule_codes: Tuple[str, ...] = tuple(r.code for r in ALL_RULES)
     trust_annotations: bool = False
+    public_helpers: bool = False
     per_file_ignores: Tuple[Tuple[str, Tuple[str, ...]], ...] = ()
     root: str = "."  # the directory config globs are relative to
     exclude: Tuple[str, ...] = ()
@@ -67,6 +68,7 @@ class Settings:
             unsafe=pick(args.unsafe_fixes, cfg.unsafe_fixes),
             rule_codes=tuple(r.code for r in layered_rules(cfg, args)),
             trust_annotations=pick(args.trust_annotations, cfg.trust_annotations),
+            public_helpers=pick(args.public_helpers, cfg.public_helpers),
             per_file_ignores=tuple(cfg.per_file_ignores.items()),
             root=cfg.root,
             exclude=args.exclude if args.exclude is not None else (cfg.exclude or ()),
@@ -86,7 +88,7 @@ class Settings:
     @property
     def options(self) -> Options:
         """The analysis options, as the engine takes them."""
-        return Options(trust_annotations=self.trust_annotations)
+        return Options(trust_annotations=self.trust_annotations, public_helpers=self.public_helpers)
 
     def rules_for(self, path: str) -> Tuple[Rule, ...]:
         """The selected rules less those per-file-ignores switches off for ``path``."""

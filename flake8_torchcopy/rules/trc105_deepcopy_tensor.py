@@ -32,6 +32,10 @@ class DeepcopyTensor(Rule):
         "import copy\nimport torch\ndef f(rows):\n    for row in rows:\n        copy.deepcopy(row)\n",
         "import copy\nimport torch\ndef _get(x):\n    if x is None:\n        return None\n"
         "    return torch.as_tensor(x)\ndef f(v):\n    return copy.deepcopy(_get(v))\n",
+        "import copy\nimport torch\ndef _keep(rows):\n    return [copy.deepcopy(r) for r in rows]\n"
+        "def f(cfg):\n    return _keep([[1.0], [2.0]]), _keep(cfg.values())\n",
+        "import copy\nimport torch\ndef blur(imgs):\n    return [copy.deepcopy(im) for im in imgs]\n"
+        "def f(x):\n    return blur(torch.nn.functional.interpolate(x, scale_factor=2))\n",
     )
     INVALID = (
         Example(code="import copy\nimport torch\nt = torch.randn(3)\ny = copy.deepcopy(t)\n"),
@@ -51,6 +55,10 @@ class DeepcopyTensor(Rule):
         Example(code="import copy\nimport torch\ndef _to_float(x):\n    return torch.as_tensor(x).float()\n"
                      "def f(v):\n    return copy.deepcopy(_to_float(v))\n",
                 note="what a module-level function returns"),
+        Example(code="import copy\nimport torch\nimport torch.nn.functional as F\ndef _blur(imgs):\n"
+                     "    return [copy.deepcopy(im) for im in imgs]\n"
+                     "def f(x):\n    return _blur(F.interpolate(x, scale_factor=2))\n",
+                note="a private helper that every call in the module passes a tensor"),
     )
 
     def check(self, node: ast.Call, ctx) -> None:

@@ -1,0 +1,309 @@
+"""Parameter summaries: what a closed function's parameters hold, joined over its calls.
+
+``def _blur(imgs): ...`` called only as ``_blur(F.interpolate(x, ...))`` receives a
+tensor: the walker may start ``_blur``'s body with ``imgs`` a tensor.  That holds only
+when the module shows *every* call, so a function's calls count only when it is
+**closed**:
+
+- it is defined by an undecorated ``def`` in the module body (at any block depth) or in
+  a function's body; methods are not closed (a subclass elsewhere may call them);
+- a module-level function is private (``_name``, not dunder): a public one is API that
+  other modules import and call with anything;
+- its name is bound once in the whole module (no other ``def``/``class``, import,
+  assignment, parameter, ``global``), and every other occurrence of the name is the
+  callee of a direct call; the name is in no string (``__all__``, ``getattr``), so it is
+  neither stored, passed as a callback, nor exported;
+- every call passes no ``*args``/``**kwargs``, names only parameters it has, and
+  passes no more positional arguments than it takes; a nested function is called only
+  inside the function that defines it.
+
+A parameter's entry value is then the join of what every call passes, or of the
+default where a call passes nothing: a tensor only when every call passes a tensor;
+a tensor at some calls and provably something else at the others is "tensor on some
+path" (reported without a fix).  The walker computes it in rounds (:mod:`.flow`):
+the first round starts every parameter unknown, each next round starts from what the
+previous one's calls passed, and the rounds stop when nothing changes or after
+:data:`MAX_ROUNDS`.  Every round's result is sound (it starts from facts), so the
+bound costs reach, never precision.
+
+The cheap part runs first: a text check that each candidate name occurs only as
+``name(`` (its ``def`` included); only the names that pass cost one tree walk.
+"""
+from __future__ import annotations
+
+import ast
+import bisect
+import re
+from typing import Callable, Dict, List, Optional, Set, Tuple
+
+from .values import NOT, NOT_VALUE, TENSOR, UNKNOWN, Value, join
+
+MAX_ROUNDS = 3
+
+_FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
+class ClosedFunction:
+    """A closed function, its parameters and every call of it in the module."""
+
+    __slots__ = ("node", "positional", "named", "defaults", "calls", "public")
+
+    def __init__(self, node: ast.AST) -> None:
+        self.node = node
+        a = node.args  # type: ignore[attr-defined]
+        self.positional: List[str] = [p.arg for p in a.posonlyargs + a.args]
+        self.named: Set[str] = {p.arg for p in a.args + a.kwonlyargs}
+        self.defaults: Dict[str, ast.expr] = dict(zip(self.positional[len(self.positional) - len(a.defaults):],
+                                                      a.defaults))
+        self.defaults.update({p.arg: d for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None})
+        self.calls: List[ast.Call] = []
+        self.public = False  # a public module-level function (counted with public-helpers)
+
+    @property
+    def params(self) -> List[str]:
+        a = self.node.args  # type: ignore[attr-defined]
+        return self.positional + [p.arg for p in a.kwonlyargs]
+
+    def binds(self, call: ast.Call) -> bool:
+        """Can every argument of ``call`` be matched to a parameter?"""
+        if any(isinstance(a, ast.Starred) for a in call.args):
+            return False
+        if any(k.arg is None or k.arg not in self.named for k in call.keywords):
+            return False
+        return len(call.args) <= len(self.positional) or self.node.args.vararg is not None  # type: ignore
+
+    def arguments(self, call: ast.Call) -> Dict[str, Optional[ast.expr]]:
+        """Each parameter's argument at ``call``: the passed node, else its default node
+        (None when neither: the call would raise, and tells nothing)."""
+        out: Dict[str, Optional[ast.expr]] = {p: self.defaults.get(p) for p in self.params}
+        for p, a in zip(self.positional, call.args):
+            out[p] = a
+        for k in call.keywords:
+            out[k.arg] = k.value  # type: ignore[index]
+        return out
+
+
+class CallSites:
+    """The calls the walker records: ``calls`` maps ``id(call)`` to the closed function
+    called; ``callers`` holds ``id()`` of every function around such a call (the walker
+    walks them even where no rule can match, to see what they pass)."""
+
+    __slots__ = ("calls", "callers")
+
+    def __init__(self, calls: Dict[int, ClosedFunction], callers: Set[int]) -> None:
+        self.calls = calls
+        self.callers = callers
+
+
+NO_CALLSITES = CallSites({}, set())
+
+
+def _candidate_defs(tree: ast.AST, may_match: Callable[[ast.AST], bool]
+                    ) -> List[Tuple[ast.AST, Optional[ast.AST]]]:
+    """``(def, enclosing function or None)`` for the functions that are not methods:
+    those of the module body (at any block depth) and those nested in a function a rule
+    may match in (a nested function no rule can match in is of no use).  Statements
+    only, and no class body is entered."""
+    out: List[Tuple[ast.AST, Optional[ast.AST]]] = []
+    stack: List[Tuple[ast.AST, Optional[ast.AST]]] = [(tree, None)]
+    while stack:
+        node, owner = stack.pop()
+        for field in _BLOCKS:
+            for child in getattr(node, field, ()) or ():
+                if isinstance(child, _FUNCS):
+                    out.append((child, owner))
+                    if may_match(child):
+                        stack.append((child, child))
+                elif isinstance(child, (ast.stmt, ast.excepthandler, ast.match_case)) \
+                        and not isinstance(child, ast.ClassDef):
+                    stack.append((child, owner))
+    return out
+
+
+def _enclosing_defs(stmts: List[ast.AST], calls: List[ast.Call]) -> Set[int]:
+    """``id()`` of every function (methods included) around one of ``calls``."""
+    out: Set[int] = set()
+    for stmt in stmts:
+        inner = [c for c in calls if hasattr(stmt, "lineno") and _inside(c, stmt)] \
+            if hasattr(stmt, "lineno") else calls
+        if not inner:
+            continue
+        if isinstance(stmt, _FUNCS):
+            out.add(id(stmt))
+        for field in _BLOCKS:
+            out |= _enclosing_defs(getattr(stmt, field, None) or [], inner)
+    return out
+
+
+def closed_functions(tree: ast.AST, source: str, starts: List[int],
+                     may_match: Callable[[ast.AST], bool], public: bool = False) -> CallSites:
+    """The calls of closed functions that matter: of one a rule may match inside, or of
+    one that calls such a function (so its parameters can carry a tensor further).
+    ``starts``: the offsets of the lines; ``public``: module-level functions need not
+    be private (``closed-modules``)."""
+    cands: Dict[str, List[Tuple[ast.AST, Optional[ast.AST]]]] = {}
+    for func, owner in _candidate_defs(tree, may_match):
+        a = func.args  # type: ignore[attr-defined]
+        if func.decorator_list or not (a.args or a.posonlyargs or a.kwonlyargs):  # type: ignore
+            continue
+        name = func.name  # type: ignore[attr-defined]
+        if owner is None and not public and (not name.startswith("_") or name.startswith("__")):
+            continue  # a public module-level function is API
+        cands.setdefault(name, []).append((func, owner))
+    cands = {n: found for n, found in cands.items() if len(found) == 1}  # bound once
+    relevant = {n for n, found in cands.items() if may_match(found[0][0])}
+    if not relevant:
+        return NO_CALLSITES
+    # a candidate whose text calls a relevant one (a chain) may matter too
+    texts = {n: _text(source, starts, found[0][0]) for n, found in cands.items()}
+    wanted = set(relevant)
+    grew = True
+    while grew:
+        grew = False
+        for n, text in texts.items():
+            if n not in wanted and any(r + "(" in text for r in wanted):
+                wanted.add(n)
+                grew = True
+    names, offsets = _called_only(source, {n: cands[n][0] for n in wanted})
+    if not names:
+        return NO_CALLSITES
+    closed = _verify(tree, names, [bisect.bisect_right(starts, o) for o in offsets])
+    relevant = {n for n in closed if n in relevant}
+    grew = True
+    while grew:
+        grew = False
+        for n, c in closed.items():
+            if n not in relevant and any(_inside(call, c.node) for r in relevant for call in closed[r].calls):
+                relevant.add(n)
+                grew = True
+    if not relevant:
+        return NO_CALLSITES
+    calls = {id(call): closed[n] for n in relevant for call in closed[n].calls}
+    callers = _enclosing_defs(tree.body, [call for n in relevant for call in closed[n].calls])  # type: ignore
+    return CallSites(calls, callers)
+
+
+def _text(source: str, starts: List[int], node: ast.AST) -> str:
+    last = node.end_lineno  # type: ignore[attr-defined]
+    return source[starts[node.lineno - 1]:starts[last] if last < len(starts) else len(source)]  # type: ignore
+
+
+def _occurrences(source: str, names) -> "re.Pattern":
+    return re.compile(r"(?<![\w.])(" + "|".join(sorted(map(re.escape, names), key=len, reverse=True))
+                      + r")\b(\s*\()?")
+
+
+def _called_only(source: str, names: Dict[str, Tuple[ast.AST, Optional[ast.AST]]]):
+    """The cheap check, one scan of the text: the names that occur only as ``name(`` (their
+    ``def`` included), at least twice, and the offsets of their occurrences.  A name
+    stored, passed, imported, used as a parameter, declared ``global`` or written in a
+    string occurs otherwise."""
+    seen: Dict[str, List[int]] = {}
+    bad: Set[str] = set()
+    for m in _occurrences(source, names).finditer(source):
+        n = m.group(1)
+        if m.group(2) is None:
+            bad.add(n)
+        seen.setdefault(n, []).append(m.start())
+    kept = {n: d for n, d in names.items() if n not in bad and len(seen.get(n, ())) >= 2}
+    return kept, [o for n in kept for o in seen[n]]
+
+
+def _inside(node: ast.AST, outer: ast.AST) -> bool:
+    return (outer.lineno, outer.col_offset) <= (node.lineno, node.col_offset) \
+        and (node.end_lineno, node.end_col_offset) <= (outer.end_lineno, outer.end_col_offset)  # type: ignore
+
+
+def _verify(tree: ast.AST, names: Dict[str, Tuple[ast.AST, Optional[ast.AST]]],
+            lines: List[int]) -> Dict[str, ClosedFunction]:
+    """The names of ``names`` that the tree shows closed, with their calls.  Only the
+    statements holding an occurrence of a name (on ``lines``) are walked: every node
+    naming one is an occurrence in the text."""
+    bad: Set[str] = set()
+    calls: Dict[str, List[ast.Call]] = {n: [] for n in names}
+    callee_ids: Set[int] = set()
+    loads: Dict[str, List[ast.Name]] = {n: [] for n in names}
+    for node in _nodes_on_lines(tree.body, sorted(set(lines))):  # type: ignore[attr-defined]
+        if isinstance(node, ast.Name):
+            if node.id in names:
+                if isinstance(node.ctx, ast.Load):
+                    loads[node.id].append(node)
+                else:
+                    bad.add(node.id)
+        elif isinstance(node, ast.Call):
+            f = node.func
+            if isinstance(f, ast.Name) and f.id in names:
+                calls[f.id].append(node)
+                callee_ids.add(id(f))
+        elif isinstance(node, (*_FUNCS, ast.ClassDef)):
+            if node.name in names and names[node.name][0] is not node:
+                bad.add(node.name)
+    out = {}
+    for name, (func, owner) in names.items():
+        if name in bad or any(id(n) not in callee_ids for n in loads[name]):
+            continue
+        c = ClosedFunction(func)
+        if not calls[name] or not all(c.binds(call) for call in calls[name]):
+            continue
+        if owner is not None and not all(_inside(call, owner) for call in calls[name]):
+            continue
+        c.calls = calls[name]
+        c.public = owner is None and (not name.startswith("_") or name.startswith("__"))
+        out[name] = c
+    return out
+
+
+def _nodes_on_lines(stmts: List[ast.AST], lines: List[int]):
+    """The nodes of the innermost statements spanning any of ``lines`` (sorted), and of the
+    headers (tests, decorators, targets) of the compound statements around them."""
+    for stmt in stmts:
+        if hasattr(stmt, "lineno"):  # a match_case has none: its parts are looked at
+            first = bisect.bisect_left(lines, stmt.lineno)  # type: ignore[attr-defined]
+            if first == len(lines) or lines[first] > stmt.end_lineno:  # type: ignore[attr-defined]
+                continue
+        blocks = [f for f in _BLOCKS if getattr(stmt, f, None)]
+        if not blocks:
+            yield from ast.walk(stmt)
+            continue
+        yield stmt
+        for field, child in ast.iter_fields(stmt):
+            if field in _BLOCKS:
+                yield from _nodes_on_lines(child, lines)
+            elif isinstance(child, list):
+                for c in child:
+                    if isinstance(c, ast.AST):
+                        yield from ast.walk(c)
+            elif isinstance(child, ast.AST):
+                yield from ast.walk(child)
+
+
+def parameter_seeds(sites: CallSites, passed: Dict[int, Dict[str, Value]]) -> Dict[int, Dict[str, Value]]:
+    """``{id(def): {parameter: value on entry}}`` from what every call passed; a function
+    one of whose calls was not walked (dead code, a branch never evaluated) gets none.
+    Only the kind travels (sizes are the caller's symbols), and a tensor passed with a
+    permuted layout stays marked so, so it is never assumed contiguous."""
+    by_func: Dict[int, ClosedFunction] = {id(c.node): c for c in sites.calls.values()}
+    out: Dict[int, Dict[str, Value]] = {}
+    for key, c in by_func.items():
+        records = [passed.get(id(call)) for call in c.calls]
+        if any(r is None for r in records):
+            continue
+        params: Dict[str, Value] = {}
+        for p in c.params:
+            values = [r[p] for r in records if p in r]  # type: ignore[index]
+            if not values:
+                continue
+            v = values[0]
+            for w in values[1:]:
+                v = join(v, w)
+            permuted = next((w.permuted_by for w in values if w.permuted_by), None)
+            if v.kind == TENSOR:
+                params[p] = Value(TENSOR, permuted_by=permuted)
+            elif v.kind == NOT:
+                params[p] = NOT_VALUE
+            elif v.kind == UNKNOWN and v.mixed:
+                params[p] = Value(UNKNOWN, mixed=True)
+        if params:
+            out[key] = params
+    return out

@@ -1,0 +1,297 @@
+"""Parameter summaries (analysis/callsites.py): a closed function's parameters hold what
+every call in the module passes; a function whose calls the module may not show is left
+alone.  Each look-alike here is a way a function escapes or a call tells nothing."""
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from flake8_torchcopy import fix_source, lint_source
+from flake8_torchcopy.engine import Options
+
+HEAD = "import copy\nimport torch\nimport torch.nn.functional as F\n\n"
+
+
+def module(body):
+    return HEAD + textwrap.dedent(body).lstrip("\n")
+
+
+def codes(body, **options):
+    """(line in ``body``, code) of each finding."""
+    return [(f.line - HEAD.count("\n"), f.code) for f in lint_source(module(body), options=Options(**options))]
+
+
+POSITIVE = {
+    "helper iterating a tensor from every call": (
+        """
+        def _blur(imgs):
+            for im in imgs:
+                keep = copy.deepcopy(im)
+            return imgs
+
+        def run(x):
+            return _blur(F.interpolate(x, scale_factor=2))
+        """, [(3, "TRC105")]),
+    "every call passes a tensor (keyword and positional)": (
+        """
+        def _copy(v, scale=1.0):
+            return torch.tensor(v) * scale
+
+        def run(x):
+            a = _copy(torch.ones(3))
+            b = _copy(scale=2.0, v=x.detach())
+            return a, b
+        """, [(2, "TRC101")]),
+    "a default that is a tensor where a call passes nothing": (
+        """
+        def _copy(v=torch.zeros(3)):
+            return torch.tensor(v)
+
+        def run():
+            return _copy(), _copy(torch.ones(2))
+        """, [(2, "TRC101")]),
+    "a nested helper": (
+        """
+        def run(x):
+            def inner(t):
+                return copy.deepcopy(t)
+            return inner(x.detach()), inner(torch.ones(1))
+        """, [(3, "TRC105")]),
+    "a chain of private helpers (two rounds)": (
+        """
+        def _inner(t):
+            return copy.deepcopy(t)
+
+        def _outer(u):
+            return _inner(u)
+
+        def run():
+            return _outer(torch.ones(3))
+        """, [(2, "TRC105")]),
+    "a tensor at one call, a list at another: tensor on some path, no fix": (
+        """
+        def _as(v):
+            return torch.tensor(v)
+
+        def run():
+            return _as([1.0]), _as(torch.ones(2))
+        """, [(2, "TRC101")]),
+    "a call from a method": (
+        """
+        def _keep(m):
+            return copy.deepcopy(m)
+
+        class Net(torch.nn.Module):
+            def forward(self, x):
+                return _keep(torch.relu(x))
+        """, [(2, "TRC105")]),
+}
+
+
+LOOKALIKES = {
+    "a helper called with lists": """
+        def _scale(values):
+            return torch.tensor(values)
+
+        def run():
+            return _scale([1.0, 2.0]), _scale((3, 4))
+        """,
+    "a helper also passed as a callback": """
+        def _as(v):
+            return torch.tensor(v)
+
+        def run(xs):
+            first = _as(torch.ones(2))
+            return list(map(_as, xs)), first
+        """,
+    "a helper listed in __all__": """
+        __all__ = ["_as"]
+
+        def _as(v):
+            return torch.tensor(v)
+
+        def run():
+            return _as(torch.ones(2))
+        """,
+    "a call with *args": """
+        def _as(v):
+            return torch.tensor(v)
+
+        def run(args):
+            _as(torch.ones(2))
+            return _as(*args)
+        """,
+    "a call with **kwargs": """
+        def _as(v):
+            return torch.tensor(v)
+
+        def run(kw):
+            _as(torch.ones(2))
+            return _as(**kw)
+        """,
+    "a decorated helper": """
+        import functools
+
+        @functools.lru_cache()
+        def _as(v):
+            return torch.tensor(v)
+
+        def run():
+            return _as(torch.ones(2))
+        """,
+    "a public helper (API: other modules may call it)": """
+        def to_tensor(v):
+            return torch.tensor(v)
+
+        def run():
+            return to_tensor(torch.ones(2))
+        """,
+    "a method (a subclass elsewhere may call it)": """
+        class A:
+            def _as(self, v):
+                return torch.tensor(v)
+
+            def run(self):
+                return self._as(torch.ones(2))
+        """,
+    "a helper rebound later": """
+        def _as(v):
+            return torch.tensor(v)
+
+        def run():
+            return _as(torch.ones(2))
+
+        _as = staticmethod(_as)
+        """,
+    "a helper whose argument is unknown at one call": """
+        def _as(v):
+            return torch.tensor(v)
+
+        def run(x):
+            return _as(torch.ones(2)), _as(x)
+        """,
+    "a helper named in a string (getattr)": """
+        import sys
+
+        def _as(v):
+            return torch.tensor(v)
+
+        def run():
+            _as(torch.ones(2))
+            return getattr(sys.modules[__name__], "_as")([1.0])
+        """,
+    "a helper with a call never walked (after return)": """
+        def _as(v):
+            return torch.tensor(v)
+
+        def run(x):
+            return _as(torch.ones(2))
+            _as(x)
+        """,
+    "a nested helper of the same name elsewhere": """
+        def run():
+            def inner(t):
+                return copy.deepcopy(t)
+            return inner(torch.ones(1))
+
+        def other(rows):
+            def inner(t):
+                return t
+            return inner(rows)
+        """,
+    "a helper called with too many arguments": """
+        def _as(v):
+            return torch.tensor(v)
+
+        def run(x):
+            return _as(torch.ones(2), x)
+        """,
+}
+
+
+@pytest.mark.parametrize("name", POSITIVE)
+def test_found_through_call_sites(name):
+    body, expected = POSITIVE[name]
+    assert codes(body) == expected
+
+
+@pytest.mark.parametrize("name", LOOKALIKES)
+def test_lookalikes_stay_quiet(name):
+    assert codes(LOOKALIKES[name]) == []
+
+
+def test_mixed_kinds_give_no_fix():
+    body, _ = POSITIVE["a tensor at one call, a list at another: tensor on some path, no fix"]
+    [f] = lint_source(module(body))
+    assert f.fix is None and "some paths" in f.message
+
+
+def test_fix_from_call_sites_keeps_behaviour():
+    src = module(POSITIVE["every call passes a tensor (keyword and positional)"][0])
+    fixed = fix_source(src)
+    assert "torch.tensor(v)" not in fixed and "v.detach().clone()" in fixed
+    torch = pytest.importorskip("torch")
+    ns_before, ns_after = {}, {}
+    exec(compile(src, "before", "exec"), ns_before)
+    exec(compile(fixed, "after", "exec"), ns_after)
+    x = torch.randn(3, requires_grad=True)
+    for a, b in zip(ns_before["run"](x), ns_after["run"](x)):
+        assert torch.equal(a, b) and a.dtype == b.dtype and a.requires_grad == b.requires_grad
+
+
+def test_public_helpers_option():
+    body = LOOKALIKES["a public helper (API: other modules may call it)"]
+    assert codes(body, public_helpers=True) == [(2, "TRC101")]
+    [f] = lint_source(module(body), options=Options(public_helpers=True))
+    assert f.fix is not None and not f.fix.safe  # its callers in other modules are not seen
+    # the option does not open what escapes otherwise
+    for name in ("a helper also passed as a callback", "a decorated helper", "a helper listed in __all__"):
+        public = LOOKALIKES[name].replace("_as", "as_t")
+        assert codes(public, public_helpers=True) == [], name
+
+
+def test_a_permuted_argument_is_not_assumed_contiguous():
+    body = """
+        def _flat(y):
+            b, t, c = y.shape
+            return y.view(b, t * c)
+
+        def run(x):
+            return _flat(x.transpose(1, 2))
+        """
+    assert codes(body) == []  # undecided: the argument's strides are the caller's
+
+
+def test_public_helpers_from_flake8_and_config(tmp_path):
+    src = module(LOOKALIKES["a public helper (API: other modules may call it)"])
+    (tmp_path / "m.py").write_text(src)
+
+    def flake8(*args):
+        proc = subprocess.run([sys.executable, "-m", "flake8", "--select", "TRC", *args, "m.py"],
+                              cwd=tmp_path, capture_output=True, text=True)
+        return [line.split()[1] for line in proc.stdout.splitlines()]
+
+    assert flake8() == []
+    assert flake8("--torchcopy-public-helpers") == ["TRC101"]
+    (tmp_path / "setup.cfg").write_text("[flake8]\ntorchcopy-public-helpers = true\n")
+    assert flake8() == ["TRC101"]
+
+
+def test_public_helpers_in_torchcopy_fix(tmp_path):
+    src = module(LOOKALIKES["a public helper (API: other modules may call it)"])
+    (tmp_path / "m.py").write_text(src)
+
+    def check(*args):
+        proc = subprocess.run([sys.executable, "-m", "flake8_torchcopy", "--check", *args, "m.py"],
+                              cwd=tmp_path, capture_output=True, text=True)
+        return proc.returncode, proc.stdout
+
+    assert check()[0] == 0
+    rc, out = check("--public-helpers")
+    assert rc == 1 and "TRC101" in out
+    (tmp_path / "pyproject.toml").write_text('[tool.torchcopy]\npublic-helpers = true\n')
+    rc, out = check()
+    assert rc == 1 and "TRC101" in out
+    rc, _ = check("--no-public-helpers")
+    assert rc == 0
