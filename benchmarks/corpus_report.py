@@ -49,9 +49,12 @@ def iter_files(root: str, name: str):
                 yield os.path.join(dirpath, f)
 
 
-def lint_corpora(root: str, names: List[str], log=print) -> dict:
+def lint_corpora(root: str, names: List[str], options=None, log=print) -> dict:
     """Lint every file; returns {'reports': [...], 'stats': {...}}."""
     import flake8_torchcopy
+    from flake8_torchcopy.engine import DEFAULT_OPTIONS
+
+    options = options or DEFAULT_OPTIONS
 
     reports = []
     stats: Dict[str, dict] = {}
@@ -63,7 +66,7 @@ def lint_corpora(root: str, names: List[str], log=print) -> dict:
             rel = os.path.relpath(path, root)
             try:
                 source = read_source(path)
-                findings = flake8_torchcopy.lint_source(source, path)
+                findings = flake8_torchcopy.lint_source(source, path, options=options)
             except (SyntaxError, ValueError, UnicodeDecodeError):
                 st["syntax_errors"] += 1
                 continue
@@ -146,13 +149,17 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--out", default=os.path.join(REPO, ".bench", "report"), help="output folder")
     ap.add_argument("--sample", type=int, default=40, help="reports shown per rule in report.md (default 40)")
     ap.add_argument("--all", action="store_true", help="show every report in report.md")
+    ap.add_argument("--public-helpers", action="store_true",
+                    help="lint with the public-helpers option (public functions' calls count)")
     args = ap.parse_args(argv)
     names = [n for n in args.corpus.split(",") if n]
     root = os.path.abspath(args.root)
     missing = [n for n in names if not fetch_corpora.is_complete(root, n)]
     if missing:
         fetch_corpora.fetch(root, missing)
-    data = lint_corpora(root, names)
+    from flake8_torchcopy.engine import Options
+
+    data = lint_corpora(root, names, Options(public_helpers=args.public_helpers))
     path = write_report(data, args.out, None if args.all else args.sample)
     n = len(data["reports"])
     print(f"{n} reports; wrote {path} and report.json")

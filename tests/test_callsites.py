@@ -295,3 +295,21 @@ def test_public_helpers_in_torchcopy_fix(tmp_path):
     assert rc == 1 and "TRC101" in out
     rc, _ = check("--no-public-helpers")
     assert rc == 0
+
+
+@pytest.mark.corpus
+def test_public_helpers_on_the_kandinsky_pipelines():
+    """diffusers' public prepare_mask(masks) is called once, with F.interpolate's output, and
+    deep-copies each mask: found with public-helpers, not without (labelled right in
+    docs/evaluation.md)."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent / ".corpora" / "diffusers" / "diffusers" / "pipelines"
+    cases = {"kandinsky/pipeline_kandinsky_inpaint.py": 106, "kandinsky2_2/pipeline_kandinsky2_2_inpainting.py": 103}
+    for rel, line in cases.items():
+        f = root / rel
+        if not f.exists():
+            pytest.skip("corpus not present (python benchmarks/fetch_corpora.py)")
+        src = f.read_text(encoding="utf-8")
+        assert (line, "TRC105") not in {(x.line, x.code) for x in lint_source(src)}
+        assert (line, "TRC105") in {(x.line, x.code) for x in lint_source(src, options=Options(public_helpers=True))}

@@ -78,6 +78,7 @@ class FlowWalker(Evaluator):
         self._stmt_handlers: Dict[type, Optional[Callable]] = {}
         self.seeds: Seeds = {}
         self.walked: Dict[int, Tuple[ast.AST, Env, bool]] = {}  # id(def) -> what it was walked with
+        self._may_match: Dict[int, bool] = {}
 
     # ------------------------------------------------------------------ driver
     def run(self) -> List[Finding]:
@@ -143,7 +144,13 @@ class FlowWalker(Evaluator):
         return groups
 
     def may_match(self, node: ast.AST) -> bool:
-        """Cheap text check: can any rule match inside this function?"""
+        """Cheap text check: can any rule match inside this function?  Asked once per function."""
+        known = self._may_match.get(id(node))
+        if known is None:
+            known = self._may_match[id(node)] = self._text_may_match(node)
+        return known
+
+    def _text_may_match(self, node: ast.AST) -> bool:
         starts = self.idx._starts
         first = node.lineno - 1  # type: ignore[attr-defined]
         last = node.end_lineno  # type: ignore[attr-defined]
