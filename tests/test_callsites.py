@@ -313,3 +313,21 @@ def test_public_helpers_on_the_kandinsky_pipelines():
         src = f.read_text(encoding="utf-8")
         assert (line, "TRC105") not in {(x.line, x.code) for x in lint_source(src)}
         assert (line, "TRC105") in {(x.line, x.code) for x in lint_source(src, options=Options(public_helpers=True))}
+
+
+def test_the_verifier_binds_parameters_from_calls(tmp_path):
+    """--verify checks a fix that rests on call sites with the parameter as a tensor."""
+    from flake8_torchcopy.verify.bindings import analysed_values
+
+    src = module(POSITIVE["every call passes a tensor (keyword and positional)"][0])
+    line = next(i for i, text in enumerate(src.splitlines(), 1) if "torch.tensor(v)" in text)
+    assert analysed_values(src, line, line)["v"].kind == "tensor"
+    pytest.importorskip("torch")
+    (tmp_path / "m.py").write_text(src)
+    proc = subprocess.run([sys.executable, "-m", "flake8_torchcopy", "--check", "--verify",
+                           "--verify-max-cases", "16", "--output-format", "json", "m.py"],
+                          cwd=tmp_path, capture_output=True, text=True)
+    import json
+
+    [finding] = json.loads(proc.stdout)
+    assert finding["code"] == "TRC101" and finding["verification"]["status"] == "improved"

@@ -64,6 +64,7 @@ class FlowWalker(Evaluator):
     def __init__(self, source: str, tree: ast.AST, rules: Sequence, options) -> None:
         super().__init__(source, rules)
         self.triggers = self.trigger_groups(source, tree, rules)
+        self.rules = rules
         self.tree = tree
         self.options = options
         self.ctx = Context(self)
@@ -103,6 +104,10 @@ class FlowWalker(Evaluator):
             func, outer, jit = self.walked[key]
             first, last = func.lineno, func.end_lineno
             self.findings = {k: f for k, f in self.findings.items() if not first <= f.line <= last}
+            for rule in self.rules:  # a rule that keeps what it saw (the verifier's probe)
+                forget = getattr(rule, "forget", None)
+                if forget is not None:
+                    forget(first, last)
             for c in self.sites.calls.values():
                 for call in c.calls:
                     if first <= call.lineno <= last:

@@ -15,7 +15,7 @@ import ast
 from fractions import Fraction
 from typing import Any, ClassVar, Dict, Optional, Sequence, Tuple
 
-from ..analysis.flow import FlowWalker
+from ..analysis.flow import walk_module
 from ..analysis.symbolic import Mono, Sym
 from ..analysis.values import NOT, TENSOR, Value
 from ..engine import DEFAULT_OPTIONS
@@ -36,18 +36,27 @@ class _Probe:
     def __init__(self, first: int, last: int) -> None:
         self.first, self.last = first, last
         self.values: Dict[str, Value] = {}
+        self.seen_on: Dict[str, int] = {}
 
     def check(self, node: ast.AST, ctx) -> None:
         if not (self.first <= node.lineno <= self.last):  # type: ignore[attr-defined]
             return
         if isinstance(getattr(node, "ctx", None), ast.Load):
-            self.values.setdefault(ast.unparse(node), ctx.value(node))
+            name = ast.unparse(node)
+            if name not in self.values:
+                self.values[name] = ctx.value(node)
+                self.seen_on[name] = node.lineno  # type: ignore[attr-defined]
+
+    def forget(self, first: int, last: int) -> None:
+        """Lines ``first..last`` are walked again (with what their function's calls pass)."""
+        for name in [n for n, line in self.seen_on.items() if first <= line <= last]:
+            del self.values[name], self.seen_on[name]
 
 
 def analysed_values(source: str, first: int, last: int) -> Dict[str, Value]:
     """Dotted name -> the analysis's :class:`Value`, for names loaded on lines first..last."""
     probe = _Probe(first, last)
-    FlowWalker(source, ast.parse(source), [probe], DEFAULT_OPTIONS).run()
+    walk_module(source, ast.parse(source), [probe], DEFAULT_OPTIONS)
     return probe.values
 
 
