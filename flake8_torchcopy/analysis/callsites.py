@@ -42,6 +42,13 @@ MAX_ROUNDS = 3
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
+#: the statement lists of each compound node type (simple statements have none)
+_BLOCKS_OF: Dict[type, Tuple[str, ...]] = {
+    t: tuple(f for f in _BLOCKS if f in t._fields)
+    for t in (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.If, ast.For,
+              ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, ast.ExceptHandler,
+              ast.Match, ast.match_case, getattr(ast, "TryStar", ast.Try))
+}
 
 
 class ClosedFunction:
@@ -109,14 +116,13 @@ def _candidate_defs(tree: ast.AST, may_match: Callable[[ast.AST], bool]
     stack: List[Tuple[ast.AST, Optional[ast.AST]]] = [(tree, None)]
     while stack:
         node, owner = stack.pop()
-        for field in _BLOCKS:
-            for child in getattr(node, field, ()) or ():
+        for field in _BLOCKS_OF[type(node)]:
+            for child in getattr(node, field):
                 if isinstance(child, _FUNCS):
                     out.append((child, owner))
                     if may_match(child):
                         stack.append((child, child))
-                elif isinstance(child, (ast.stmt, ast.excepthandler, ast.match_case)) \
-                        and not isinstance(child, ast.ClassDef):
+                elif type(child) in _BLOCKS_OF and not isinstance(child, ast.ClassDef):
                     stack.append((child, owner))
     return out
 
@@ -125,14 +131,13 @@ def _enclosing_defs(stmts: List[ast.AST], calls: List[ast.Call]) -> Set[int]:
     """``id()`` of every function (methods included) around one of ``calls``."""
     out: Set[int] = set()
     for stmt in stmts:
-        inner = [c for c in calls if hasattr(stmt, "lineno") and _inside(c, stmt)] \
-            if hasattr(stmt, "lineno") else calls
+        inner = [c for c in calls if _inside(c, stmt)] if hasattr(stmt, "lineno") else calls
         if not inner:
             continue
         if isinstance(stmt, _FUNCS):
             out.add(id(stmt))
-        for field in _BLOCKS:
-            out |= _enclosing_defs(getattr(stmt, field, None) or [], inner)
+        for field in _BLOCKS_OF.get(type(stmt), ()):
+            out |= _enclosing_defs(getattr(stmt, field), inner)
     return out
 
 
@@ -275,8 +280,7 @@ def _nodes_on_lines(stmts: List[ast.AST], lines: List[int]):
             first = bisect.bisect_left(lines, stmt.lineno)  # type: ignore[attr-defined]
             if first == len(lines) or lines[first] > stmt.end_lineno:  # type: ignore[attr-defined]
                 continue
-        blocks = [f for f in _BLOCKS if getattr(stmt, f, None)]
-        if not blocks:
+        if type(stmt) not in _BLOCKS_OF:
             yield from ast.walk(stmt)
             continue
         yield stmt
