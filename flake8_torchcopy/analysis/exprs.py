@@ -74,7 +74,8 @@ class Evaluator:
             else:
                 if self.attr_stores is None:
                     self.attr_stores = store_counts(self.source)
-                attrs = tensor_attributes(cls, self.attr_stores, self.static_qualname)
+                attrs = tensor_attributes(cls, self.attr_stores, self.static_qualname,
+                                          registers="register_" in self.idx.text(cls))
             self.class_attrs[id(cls)] = attrs
         return attrs.get(attr, False)
 

@@ -34,9 +34,11 @@ def store_counts(source: str) -> Counter:
 
 
 def tensor_attributes(cls: ast.ClassDef, stores_in_module: Counter,
-                      qualname: Callable[[ast.AST], Optional[str]]) -> Dict[str, bool]:
+                      qualname: Callable[[ast.AST], Optional[str]], registers: bool = True) -> Dict[str, bool]:
     """``{attr: True}`` for the attributes of ``cls`` proven to hold a tensor;
-    ``stores_in_module``: :func:`store_counts` of the module's source."""
+    ``stores_in_module``: :func:`store_counts` of the module's source; ``registers``:
+    the class's text holds ``register_`` (else only assignment statements are looked at,
+    not every expression node: the same answer, cheaper)."""
     values: Dict[str, List[Optional[ast.AST]]] = {}
     stores: Dict[str, int] = {}
     members = set()
@@ -51,7 +53,7 @@ def tensor_attributes(cls: ast.ClassDef, stores_in_module: Counter,
         if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) or not func.args.args:
             continue
         me = func.args.args[0].arg
-        for node in ast.walk(func):
+        for node in ast.walk(func) if registers else _statements(func):
             if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 for t in targets:
@@ -71,6 +73,17 @@ def tensor_attributes(cls: ast.ClassDef, stores_in_module: Counter,
         if all(isinstance(v, ast.Call) and qualname(v.func) in TENSOR_CONSTRUCTORS for v in vals):
             out[attr] = True
     return out
+
+
+def _statements(func: ast.AST):
+    """The statements of a function, at any depth (nested functions' included, as
+    ``ast.walk`` gives them), without descending into expressions."""
+    stack = list(func.body)  # type: ignore[attr-defined]
+    while stack:
+        node = stack.pop()
+        yield node
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            stack.extend(getattr(node, field, ()) or ())
 
 
 def _own_nodes(func: ast.AST):
