@@ -77,6 +77,15 @@ POSITIVE = {
         def run():
             return _as([1.0]), _as(torch.ones(2))
         """, [(2, "TRC101")]),
+    "a private method called only as self._m(...)": (
+        """
+        class Net(torch.nn.Module):
+            def _keep(self, m, k=None):
+                return copy.deepcopy(m)
+
+            def forward(self, x):
+                return self._keep(torch.relu(x)), self._keep(x.detach(), k=1)
+        """, [(3, "TRC105")]),
     "a call from a method": (
         """
         def _keep(m):
@@ -147,9 +156,58 @@ LOOKALIKES = {
         def run():
             return to_tensor(torch.ones(2))
         """,
-    "a method (a subclass elsewhere may call it)": """
+    "a public method (a caller elsewhere may pass anything)": """
+        class A:
+            def as_t(self, v):
+                return torch.tensor(v)
+
+            def run(self):
+                return self.as_t(torch.ones(2))
+        """,
+    "a private method also called on another object": """
         class A:
             def _as(self, v):
+                return torch.tensor(v)
+
+            def run(self, other):
+                return self._as(torch.ones(2)), other._as([1.0])
+        """,
+    "a private method also passed as a bound method": """
+        class A:
+            def _as(self, v):
+                return torch.tensor(v)
+
+            def run(self, xs):
+                return self._as(torch.ones(2)), list(map(self._as, xs))
+        """,
+    "a private method called by a subclass in the module": """
+        class A:
+            def _as(self, v):
+                return torch.tensor(v)
+
+            def run(self):
+                return self._as(torch.ones(2))
+
+        class B(A):
+            def go(self):
+                return self._as([1.0])
+        """,
+    "a private method called through super()": """
+        class A:
+            def _as(self, v):
+                return torch.tensor(v)
+
+            def run(self):
+                return self._as(torch.ones(2))
+
+        class B(A):
+            def _as(self, v):
+                return super()._as(v)
+        """,
+    "a private static method": """
+        class A:
+            @staticmethod
+            def _as(v):
                 return torch.tensor(v)
 
             def run(self):

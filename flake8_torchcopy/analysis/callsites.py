@@ -41,6 +41,7 @@ from .values import NOT, NOT_VALUE, TENSOR, UNKNOWN, Value, join
 MAX_ROUNDS = 3
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_DEFS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
 _BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
 #: the statement lists of each compound node type (simple statements have none)
 _BLOCKS_OF: Dict[type, Tuple[str, ...]] = {
@@ -56,11 +57,12 @@ class ClosedFunction:
 
     __slots__ = ("node", "positional", "named", "defaults", "calls", "public")
 
-    def __init__(self, node: ast.AST) -> None:
+    def __init__(self, node: ast.AST, method: bool = False) -> None:
         self.node = node
         a = node.args  # type: ignore[attr-defined]
-        self.positional: List[str] = [p.arg for p in a.posonlyargs + a.args]
-        self.named: Set[str] = {p.arg for p in a.args + a.kwonlyargs}
+        self.positional: List[str] = [p.arg for p in a.posonlyargs + a.args][1 if method else 0:]
+        self.named: Set[str] = {p.arg for p in a.args + a.kwonlyargs} & set(
+            self.positional + [p.arg for p in a.kwonlyargs])
         self.defaults: Dict[str, ast.expr] = dict(zip(self.positional[len(self.positional) - len(a.defaults):],
                                                       a.defaults))
         self.defaults.update({p.arg: d for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None})
@@ -108,10 +110,10 @@ NO_CALLSITES = CallSites({}, set())
 
 def _candidate_defs(tree: ast.AST, may_match: Callable[[ast.AST], bool]
                     ) -> List[Tuple[ast.AST, Optional[ast.AST]]]:
-    """``(def, enclosing function or None)`` for the functions that are not methods:
-    those of the module body (at any block depth) and those nested in a function a rule
-    may match in (a nested function no rule can match in is of no use).  Statements
-    only, and no class body is entered."""
+    """``(def, owner)`` for the functions of the module body (at any block depth, owner
+    None), the methods of its classes (owner: the class) and the functions nested in a
+    function a rule may match in (owner: that function; one no rule can match in is of no
+    use).  Statements only."""
     out: List[Tuple[ast.AST, Optional[ast.AST]]] = []
     stack: List[Tuple[ast.AST, Optional[ast.AST]]] = [(tree, None)]
     while stack:
@@ -122,22 +124,31 @@ def _candidate_defs(tree: ast.AST, may_match: Callable[[ast.AST], bool]
                     out.append((child, owner))
                     if may_match(child):
                         stack.append((child, child))
-                elif type(child) in _BLOCKS_OF and not isinstance(child, ast.ClassDef):
+                elif isinstance(child, ast.ClassDef):
+                    stack.append((child, child))
+                elif type(child) in _BLOCKS_OF:
                     stack.append((child, owner))
     return out
 
 
-def _enclosing_defs(stmts: List[ast.AST], calls: List[ast.Call]) -> Set[int]:
-    """``id()`` of every function (methods included) around one of ``calls``."""
+def _spans_any(node: ast.AST, lines: List[int]) -> bool:
+    """Does one of ``lines`` (sorted) fall within the node's line span?"""
+    i = bisect.bisect_left(lines, node.lineno)  # type: ignore[attr-defined]
+    return i < len(lines) and lines[i] <= node.end_lineno  # type: ignore[attr-defined]
+
+
+def _enclosing_defs(stmts: List[ast.AST], lines: List[int]) -> Set[int]:
+    """``id()`` of every function (methods included) whose lines hold one of ``lines``
+    (those of the calls; a call in a default or decorator makes its def count too: one
+    more function walked, nothing wrong)."""
     out: Set[int] = set()
     for stmt in stmts:
-        inner = [c for c in calls if _inside(c, stmt)] if hasattr(stmt, "lineno") else calls
-        if not inner:
+        if hasattr(stmt, "lineno") and not _spans_any(stmt, lines):
             continue
         if isinstance(stmt, _FUNCS):
             out.add(id(stmt))
         for field in _BLOCKS_OF.get(type(stmt), ()):
-            out |= _enclosing_defs(getattr(stmt, field), inner)
+            out |= _enclosing_defs(getattr(stmt, field), lines)
     return out
 
 
@@ -146,14 +157,19 @@ def closed_functions(tree: ast.AST, source: str, starts: List[int],
     """The calls of closed functions that matter: of one a rule may match inside, or of
     one that calls such a function (so its parameters can carry a tensor further).
     ``starts``: the offsets of the lines; ``public``: module-level functions need not
-    be private (``closed-modules``)."""
+    be private (``public-helpers``)."""
     cands: Dict[str, List[Tuple[ast.AST, Optional[ast.AST]]]] = {}
     for func, owner in _candidate_defs(tree, may_match):
         a = func.args  # type: ignore[attr-defined]
-        if func.decorator_list or not (a.args or a.posonlyargs or a.kwonlyargs):  # type: ignore
-            continue
         name = func.name  # type: ignore[attr-defined]
-        if owner is None and not public and (not name.startswith("_") or name.startswith("__")):
+        private = name.startswith("_") and not name.startswith("__")
+        if isinstance(owner, ast.ClassDef):
+            if func.decorator_list or not private or len(a.posonlyargs + a.args) + len(a.kwonlyargs) < 2 \
+                    or (a.posonlyargs + a.args)[0].arg != "self":  # type: ignore
+                continue  # a public method, a static/class method or property: callers unseen
+        elif func.decorator_list or not (a.args or a.posonlyargs or a.kwonlyargs):  # type: ignore
+            continue
+        elif owner is None and not public and not private:
             continue  # a public module-level function is API
         cands.setdefault(name, []).append((func, owner))
     cands = {n: found for n, found in cands.items() if len(found) == 1}  # bound once
@@ -167,7 +183,7 @@ def closed_functions(tree: ast.AST, source: str, starts: List[int],
     while grew:
         grew = False
         for n, text in texts.items():
-            if n not in wanted and any(r + "(" in text for r in wanted):
+            if n not in wanted and any(r + "(" in text for r in wanted):  # `_r(` or `self._r(`
                 wanted.add(n)
                 grew = True
     names, offsets = _called_only(source, {n: cands[n][0] for n in wanted})
@@ -177,16 +193,17 @@ def closed_functions(tree: ast.AST, source: str, starts: List[int],
     relevant = {n for n in closed if n in relevant}
     grew = True
     while grew:
+        lines = sorted({call.lineno for r in relevant for call in closed[r].calls})
         grew = False
         for n, c in closed.items():
-            if n not in relevant and any(_inside(call, c.node) for r in relevant for call in closed[r].calls):
+            if n not in relevant and _spans_any(c.node, lines):
                 relevant.add(n)
                 grew = True
     if not relevant:
         return NO_CALLSITES
     calls = {id(call): closed[n] for n in relevant for call in closed[n].calls}
-    callers = _enclosing_defs(tree.body, [call for n in relevant for call in closed[n].calls])  # type: ignore
-    return CallSites(calls, callers)
+    lines = sorted({call.lineno for r in relevant for call in closed[r].calls})
+    return CallSites(calls, _enclosing_defs(tree.body, lines))  # type: ignore[attr-defined]
 
 
 def _text(source: str, starts: List[int], node: ast.AST) -> str:
@@ -194,9 +211,11 @@ def _text(source: str, starts: List[int], node: ast.AST) -> str:
     return source[starts[node.lineno - 1]:starts[last] if last < len(starts) else len(source)]  # type: ignore
 
 
-def _occurrences(source: str, name: str) -> Tuple[List[int], bool]:
-    """Offsets where the identifier ``name`` occurs (not as ``x.name``), and whether every
-    one of them is followed by ``(``: ``str.find`` (C speed) and a look at the neighbours."""
+def _occurrences(source: str, name: str, method: bool) -> Tuple[List[int], bool]:
+    """Offsets where the identifier ``name`` occurs, and whether every one of them is
+    followed by ``(`` (and, for a method, is ``def name(`` or ``self.name(``; for a
+    function, ``x.name`` is another name and not counted): ``str.find`` (C speed) and a
+    look at the neighbours."""
     out: List[int] = []
     called = True
     n = len(name)
@@ -204,12 +223,14 @@ def _occurrences(source: str, name: str) -> Tuple[List[int], bool]:
     while i >= 0:
         before = source[i - 1] if i else " "
         after = source[i + n:i + n + 1]
-        if not (before.isalnum() or before in "_.") and not (after.isalnum() or after == "_"):
+        if not (before.isalnum() or before == "_" or before == "." and not method) \
+                and not (after.isalnum() or after == "_"):
             out.append(i)
             j = i + n
             while j < len(source) and source[j] in " \t":
                 j += 1
-            called = called and source[j:j + 1] == "("
+            called = called and source[j:j + 1] == "(" and (
+                not method or source[max(0, i - 5):i] == "self." or source[max(0, i - 4):i] == "def ")
         i = source.find(name, i + n)
     return out, called
 
@@ -221,7 +242,7 @@ def _called_only(source: str, names: Dict[str, Tuple[ast.AST, Optional[ast.AST]]
     kept = {}
     offsets: List[int] = []
     for n, d in names.items():
-        where, called = _occurrences(source, n)
+        where, called = _occurrences(source, n, isinstance(d[1], ast.ClassDef))
         if called and len(where) >= 2:
             kept[n] = d
             offsets.extend(where)
@@ -241,58 +262,61 @@ def _verify(tree: ast.AST, names: Dict[str, Tuple[ast.AST, Optional[ast.AST]]],
     bad: Set[str] = set()
     calls: Dict[str, List[ast.Call]] = {n: [] for n in names}
     callee_ids: Set[int] = set()
-    loads: Dict[str, List[ast.Name]] = {n: [] for n in names}
-    for node in _nodes_on_lines(tree.body, sorted(set(lines))):  # type: ignore[attr-defined]
-        if isinstance(node, ast.Name):
+    loads: Dict[str, List[ast.AST]] = {n: [] for n in names}  # each must be a callee
+    methods = {n for n, (_, owner) in names.items() if isinstance(owner, ast.ClassDef)}
+    for node in _nodes_on_lines(tree, sorted(set(lines))):
+        t = type(node)
+        if t is ast.Name:
             if node.id in names:
-                if isinstance(node.ctx, ast.Load):
+                if isinstance(node.ctx, ast.Load) and node.id not in methods:
                     loads[node.id].append(node)
                 else:
                     bad.add(node.id)
-        elif isinstance(node, ast.Call):
+        elif t is ast.Attribute:
+            if node.attr in methods:
+                if isinstance(node.ctx, ast.Load) and isinstance(node.value, ast.Name) \
+                        and node.value.id == "self":
+                    loads[node.attr].append(node)
+                else:
+                    bad.add(node.attr)
+        elif t is ast.Call:
             f = node.func
-            if isinstance(f, ast.Name) and f.id in names:
-                calls[f.id].append(node)
+            if isinstance(f, ast.Name) and f.id in names and f.id not in methods \
+                    or isinstance(f, ast.Attribute) and f.attr in methods:
+                calls[f.id if isinstance(f, ast.Name) else f.attr].append(node)
                 callee_ids.add(id(f))
-        elif isinstance(node, (*_FUNCS, ast.ClassDef)):
+        elif t in _DEFS:
             if node.name in names and names[node.name][0] is not node:
                 bad.add(node.name)
     out = {}
     for name, (func, owner) in names.items():
         if name in bad or any(id(n) not in callee_ids for n in loads[name]):
             continue
-        c = ClosedFunction(func)
+        c = ClosedFunction(func, method=name in methods)
         if not calls[name] or not all(c.binds(call) for call in calls[name]):
             continue
         if owner is not None and not all(_inside(call, owner) for call in calls[name]):
             continue
         c.calls = calls[name]
-        c.public = owner is None and (not name.startswith("_") or name.startswith("__"))
+        c.public = owner is None and (not name.startswith("_") or name.startswith("__"))  # never a method
         out[name] = c
     return out
 
 
-def _nodes_on_lines(stmts: List[ast.AST], lines: List[int]):
-    """The nodes of the innermost statements spanning any of ``lines`` (sorted), and of the
-    headers (tests, decorators, targets) of the compound statements around them."""
-    for stmt in stmts:
-        if hasattr(stmt, "lineno"):  # a match_case has none: its parts are looked at
-            first = bisect.bisect_left(lines, stmt.lineno)  # type: ignore[attr-defined]
-            if first == len(lines) or lines[first] > stmt.end_lineno:  # type: ignore[attr-defined]
-                continue
-        if type(stmt) not in _BLOCKS_OF:
-            yield from ast.walk(stmt)
-            continue
-        yield stmt
-        for field, child in ast.iter_fields(stmt):
-            if field in _BLOCKS:
-                yield from _nodes_on_lines(child, lines)
-            elif isinstance(child, list):
-                for c in child:
-                    if isinstance(c, ast.AST):
-                        yield from ast.walk(c)
-            elif isinstance(child, ast.AST):
-                yield from ast.walk(child)
+def _nodes_on_lines(tree: ast.AST, lines: List[int]):
+    """The nodes whose line span holds one of ``lines`` (sorted), found without entering
+    any node that spans none of them (nodes without a position are entered)."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        yield node
+        for child in ast.iter_child_nodes(node):
+            first = getattr(child, "lineno", None)
+            if first is not None:
+                i = bisect.bisect_left(lines, first)
+                if i == len(lines) or lines[i] > child.end_lineno:  # type: ignore[attr-defined]
+                    continue
+            stack.append(child)
 
 
 def parameter_seeds(sites: CallSites, passed: Dict[int, Dict[str, Value]]) -> Dict[int, Dict[str, Value]]:
