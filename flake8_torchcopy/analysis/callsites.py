@@ -5,35 +5,35 @@ tensor: the walker may start ``_blur``'s body with ``imgs`` a tensor.  That hold
 when the module shows *every* call, so a function's calls count only when it is
 **closed**:
 
-- it is defined by an undecorated ``def`` in the module body (at any block depth) or in
-  a function's body; methods are not closed (a subclass elsewhere may call them);
-- a module-level function is private (``_name``, not dunder): a public one is API that
-  other modules import and call with anything;
+- it is defined by an undecorated ``def``: in the module body (at any block depth) and
+  private (``_name``, not dunder; a public function is API that other modules call with
+  anything, unless the ``public-helpers`` option says otherwise), or in a function's body
+  (then called only inside that function), or as a private method of a class (``def
+  _m(self, ...)``) called only as ``self._m(...)`` inside that class;
 - its name is bound once in the whole module (no other ``def``/``class``, import,
   assignment, parameter, ``global``), and every other occurrence of the name is the
   callee of a direct call; the name is in no string (``__all__``, ``getattr``), so it is
-  neither stored, passed as a callback, nor exported;
+  neither stored, passed as a callback or bound method, nor exported;
 - every call passes no ``*args``/``**kwargs``, names only parameters it has, and
-  passes no more positional arguments than it takes; a nested function is called only
-  inside the function that defines it.
+  passes no more positional arguments than it takes.
 
 A parameter's entry value is then the join of what every call passes, or of the
 default where a call passes nothing: a tensor only when every call passes a tensor;
 a tensor at some calls and provably something else at the others is "tensor on some
-path" (reported without a fix).  The walker computes it in rounds (:mod:`.flow`):
-the first round starts every parameter unknown, each next round starts from what the
-previous one's calls passed, and the rounds stop when nothing changes or after
-:data:`MAX_ROUNDS`.  Every round's result is sound (it starts from facts), so the
-bound costs reach, never precision.
+path" (reported without a fix).  The walker computes it in rounds (:func:`.flow.walk_module`):
+the first round starts every parameter unknown, each next round walks again the functions
+whose parameters the previous one learnt something about, and the rounds stop when
+nothing changes or after :data:`MAX_ROUNDS` walks.  Every round's result is sound (it
+starts from facts), so the bound costs reach, never precision.
 
 The cheap part runs first: a text check that each candidate name occurs only as
-``name(`` (its ``def`` included); only the names that pass cost one tree walk.
+``name(`` (its ``def`` included; ``self.name(`` for a method); only the names that pass
+cost a walk, and that walk enters only the nodes on the lines where they occur.
 """
 from __future__ import annotations
 
 import ast
 import bisect
-import re
 from typing import Callable, Dict, List, Optional, Set, Tuple
 
 from .values import NOT, NOT_VALUE, TENSOR, UNKNOWN, Value, join
@@ -257,7 +257,7 @@ def _inside(node: ast.AST, outer: ast.AST) -> bool:
 def _verify(tree: ast.AST, names: Dict[str, Tuple[ast.AST, Optional[ast.AST]]],
             lines: List[int]) -> Dict[str, ClosedFunction]:
     """The names of ``names`` that the tree shows closed, with their calls.  Only the
-    statements holding an occurrence of a name (on ``lines``) are walked: every node
+    nodes on the lines of an occurrence of a name (``lines``) are walked: every node
     naming one is an occurrence in the text."""
     bad: Set[str] = set()
     calls: Dict[str, List[ast.Call]] = {n: [] for n in names}
