@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import ast
 import bisect
+import unicodedata
 from typing import Callable, Dict, List, Optional, Set, Tuple
 
 from .values import NOT, NOT_VALUE, TENSOR, UNKNOWN, Value, join
@@ -55,19 +56,22 @@ _BLOCKS_OF: Dict[type, Tuple[str, ...]] = {
 class ClosedFunction:
     """A closed function, its parameters and every call of it in the module."""
 
-    __slots__ = ("node", "positional", "named", "defaults", "calls", "public")
+    __slots__ = ("node", "positional", "named", "defaults", "calls", "public")  # public: see below
 
     def __init__(self, node: ast.AST, method: bool = False) -> None:
         self.node = node
         a = node.args  # type: ignore[attr-defined]
-        self.positional: List[str] = [p.arg for p in a.posonlyargs + a.args][1 if method else 0:]
+        every = [p.arg for p in a.posonlyargs + a.args]
+        self.defaults: Dict[str, ast.expr] = dict(zip(every[len(every) - len(a.defaults):], a.defaults))
+        self.defaults.update({p.arg: d for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None})
+        self.positional: List[str] = every[1:] if method else every  # a method's self is not passed
+        if method:
+            self.defaults.pop(every[0], None)
         self.named: Set[str] = {p.arg for p in a.args + a.kwonlyargs} & set(
             self.positional + [p.arg for p in a.kwonlyargs])
-        self.defaults: Dict[str, ast.expr] = dict(zip(self.positional[len(self.positional) - len(a.defaults):],
-                                                      a.defaults))
-        self.defaults.update({p.arg: d for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None})
         self.calls: List[ast.Call] = []
-        self.public = False  # a public module-level function (counted with public-helpers)
+        self.public = False  # counted only with public-helpers: a public function, or a
+        # private method of a class with a base from elsewhere
 
     @property
     def params(self) -> List[str]:
@@ -109,12 +113,13 @@ NO_CALLSITES = CallSites({}, set())
 
 
 def _candidate_defs(tree: ast.AST, may_match: Callable[[ast.AST], bool]
-                    ) -> List[Tuple[ast.AST, Optional[ast.AST]]]:
+                    ) -> Tuple[List[Tuple[ast.AST, Optional[ast.AST]]], List[ast.ClassDef]]:
     """``(def, owner)`` for the functions of the module body (at any block depth, owner
     None), the methods of its classes (owner: the class) and the functions nested in a
     function a rule may match in (owner: that function; one no rule can match in is of no
-    use).  Statements only."""
+    use); and the classes seen.  Statements only."""
     out: List[Tuple[ast.AST, Optional[ast.AST]]] = []
+    classes: List[ast.ClassDef] = []
     stack: List[Tuple[ast.AST, Optional[ast.AST]]] = [(tree, None)]
     while stack:
         node, owner = stack.pop()
@@ -125,15 +130,44 @@ def _candidate_defs(tree: ast.AST, may_match: Callable[[ast.AST], bool]
                     if may_match(child):
                         stack.append((child, child))
                 elif isinstance(child, ast.ClassDef):
+                    classes.append(child)
                     stack.append((child, child))
                 elif type(child) in _BLOCKS_OF:
                     stack.append((child, owner))
-    return out
+    return out, classes
+
+
+def _closed_classes(classes: List[ast.ClassDef]) -> Set[int]:
+    """``id()`` of the classes all of whose ancestors are classes of this module (bound
+    once, no metaclass or other keywords): no code elsewhere, such as a library base
+    class calling its hooks (``nn.Module._apply``), can call their private methods."""
+    by_name: Dict[str, List[ast.ClassDef]] = {}
+    for c in classes:
+        by_name.setdefault(c.name, []).append(c)
+    state: Dict[int, bool] = {}
+
+    def closed(c: ast.ClassDef) -> bool:
+        if id(c) not in state:
+            state[id(c)] = False  # a cycle (impossible in running code) stays open
+            state[id(c)] = not c.keywords and all(
+                isinstance(b, ast.Name) and (b.id == "object" or len(by_name.get(b.id, ())) == 1
+                                             and closed(by_name[b.id][0]))
+                for b in c.bases)
+        return state[id(c)]
+
+    return {id(c) for c in classes if closed(c)}
+
+
+def _first_line(node: ast.AST) -> int:
+    """Where a node starts: a decorated ``def``/``class`` at its first decorator."""
+    decorators = getattr(node, "decorator_list", None)
+    first = node.lineno  # type: ignore[attr-defined]
+    return min(first, *(d.lineno for d in decorators)) if decorators else first
 
 
 def _spans_any(node: ast.AST, lines: List[int]) -> bool:
-    """Does one of ``lines`` (sorted) fall within the node's line span?"""
-    i = bisect.bisect_left(lines, node.lineno)  # type: ignore[attr-defined]
+    """Does one of ``lines`` (sorted) fall within the node's line span (decorators included)?"""
+    i = bisect.bisect_left(lines, _first_line(node))
     return i < len(lines) and lines[i] <= node.end_lineno  # type: ignore[attr-defined]
 
 
@@ -152,21 +186,28 @@ def _enclosing_defs(stmts: List[ast.AST], lines: List[int]) -> Set[int]:
     return out
 
 
-def closed_functions(tree: ast.AST, source: str, starts: List[int],
+def closed_functions(tree: ast.AST, source: str, starts: List[int], offset_of: Callable[[int, int], int],
                      may_match: Callable[[ast.AST], bool], public: bool = False) -> CallSites:
     """The calls of closed functions that matter: of one a rule may match inside, or of
     one that calls such a function (so its parameters can carry a tensor further).
-    ``starts``: the offsets of the lines; ``public``: module-level functions need not
-    be private (``public-helpers``)."""
+    ``starts``: the offsets of the lines; ``offset_of(line, byte column)``: the offset of
+    an ``ast`` position; ``public``: module-level functions need not be private
+    (``public-helpers``)."""
     cands: Dict[str, List[Tuple[ast.AST, Optional[ast.AST]]]] = {}
-    for func, owner in _candidate_defs(tree, may_match):
+    defs, classes = _candidate_defs(tree, may_match)
+    closed_classes: Optional[Set[int]] = None
+    for func, owner in defs:
         a = func.args  # type: ignore[attr-defined]
         name = func.name  # type: ignore[attr-defined]
-        private = name.startswith("_") and not name.startswith("__")
+        private = name.startswith("_") and "__" not in name  # `_C__h` is what `__h` means in class C
         if isinstance(owner, ast.ClassDef):
             if func.decorator_list or not private or len(a.posonlyargs + a.args) + len(a.kwonlyargs) < 2 \
                     or (a.posonlyargs + a.args)[0].arg != "self":  # type: ignore
                 continue  # a public method, a static/class method or property: callers unseen
+            if closed_classes is None:
+                closed_classes = _closed_classes(classes)
+            if id(owner) not in closed_classes and not public:
+                continue  # a base class from elsewhere may call it (a hook)
         elif func.decorator_list or not (a.args or a.posonlyargs or a.kwonlyargs):  # type: ignore
             continue
         elif owner is None and not public and not private:
@@ -189,7 +230,11 @@ def closed_functions(tree: ast.AST, source: str, starts: List[int],
     names, offsets = _called_only(source, {n: cands[n][0] for n in wanted})
     if not names:
         return NO_CALLSITES
-    closed = _verify(tree, names, [bisect.bisect_right(starts, o) for o in offsets])
+    closed = _verify(tree, source, starts, names, offsets, offset_of)
+    for n, c in closed.items():
+        owner = cands[n][0][1]
+        if isinstance(owner, ast.ClassDef) and id(owner) not in (closed_classes or ()):
+            c.public = True  # counted only with public-helpers: a base from elsewhere may call it
     relevant = {n for n in closed if n in relevant}
     grew = True
     while grew:
@@ -212,10 +257,11 @@ def _text(source: str, starts: List[int], node: ast.AST) -> str:
 
 
 def _occurrences(source: str, name: str, method: bool) -> Tuple[List[int], bool]:
-    """Offsets where the identifier ``name`` occurs, and whether every one of them is
-    followed by ``(`` (and, for a method, is ``def name(`` or ``self.name(``; for a
-    function, ``x.name`` is another name and not counted): ``str.find`` (C speed) and a
-    look at the neighbours."""
+    """Offsets where the identifier ``name`` occurs (``x.name`` included), and whether
+    every one of them is followed by ``(`` and is, for a method, ``def name(`` or
+    ``self.name(``, for a function not an attribute (``sys.modules[__name__].name(``),
+    or may be in a comment (a ``#`` before it on its line; :func:`_verify` makes sure):
+    ``str.find`` (C speed) and a look at the neighbours."""
     out: List[int] = []
     called = True
     n = len(name)
@@ -223,29 +269,41 @@ def _occurrences(source: str, name: str, method: bool) -> Tuple[List[int], bool]
     while i >= 0:
         before = source[i - 1] if i else " "
         after = source[i + n:i + n + 1]
-        if not (before.isalnum() or before == "_" or before == "." and not method) \
-                and not (after.isalnum() or after == "_"):
+        if not (before.isalnum() or before == "_") and not (after.isalnum() or after == "_"):
             out.append(i)
             j = i + n
             while j < len(source) and source[j] in " \t":
                 j += 1
-            called = called and source[j:j + 1] == "(" and (
-                not method or source[max(0, i - 5):i] == "self." or source[max(0, i - 4):i] == "def ")
+            if method:
+                shape = source[max(0, i - 5):i] == "self." or source[max(0, i - 4):i] == "def "
+            else:
+                shape = before != "."
+            if not (shape and source[j:j + 1] == "(") and "#" not in source[_line_start(source, i):i]:
+                called = False
         i = source.find(name, i + n)
     return out, called
+
+
+def _line_start(source: str, i: int) -> int:
+    return max(source.rfind("\n", 0, i), source.rfind("\r", 0, i)) + 1
 
 
 def _called_only(source: str, names: Dict[str, Tuple[ast.AST, Optional[ast.AST]]]):
     """The cheap check: the names that occur only as ``name(`` (their ``def`` included), at
     least twice, and the offsets of their occurrences.  A name stored, passed, imported,
-    used as a parameter, declared ``global`` or written in a string occurs otherwise."""
+    used as a parameter or declared ``global`` occurs otherwise; one written in a string or
+    a comment is caught by :func:`_verify` (an occurrence with no node)."""
     kept = {}
-    offsets: List[int] = []
+    offsets: Dict[str, List[int]] = {}
+    normal = source if source.isascii() else unicodedata.normalize("NFKC", source)
     for n, d in names.items():
-        where, called = _occurrences(source, n, isinstance(d[1], ast.ClassDef))
+        method = isinstance(d[1], ast.ClassDef)
+        where, called = _occurrences(source, n, method)
+        if normal is not source and len(_occurrences(normal, n, method)[0]) != len(where):
+            continue  # Python reads another spelling (`_ｈ`) as the same name
         if called and len(where) >= 2:
             kept[n] = d
-            offsets.extend(where)
+            offsets[n] = where
     return kept, offsets
 
 
@@ -254,31 +312,41 @@ def _inside(node: ast.AST, outer: ast.AST) -> bool:
         and (node.end_lineno, node.end_col_offset) <= (outer.end_lineno, outer.end_col_offset)  # type: ignore
 
 
-def _verify(tree: ast.AST, names: Dict[str, Tuple[ast.AST, Optional[ast.AST]]],
-            lines: List[int]) -> Dict[str, ClosedFunction]:
+def _verify(tree: ast.AST, source: str, starts: List[int], names: Dict[str, Tuple[ast.AST, Optional[ast.AST]]],
+            offsets: Dict[str, List[int]], offset_of: Callable[[int, int], int]) -> Dict[str, ClosedFunction]:
     """The names of ``names`` that the tree shows closed, with their calls.  Only the
-    nodes on the lines of an occurrence of a name (``lines``) are walked: every node
-    naming one is an occurrence in the text."""
+    nodes on the lines of an occurrence of a name (``offsets``: per name, where it occurs
+    in the text) are walked: every node naming one is an occurrence.  An occurrence in a
+    string (``exec("_h([1])")``, a doctest) leaves the name open; one in a comment is
+    no node; every other occurrence must be a node."""
     bad: Set[str] = set()
+    nodes: Dict[str, int] = {n: 0 for n in names}  # nodes that name each
+    strings: List[Tuple[int, int]] = []
+    lines = {n: [bisect.bisect_right(starts, o) for o in offs] for n, offs in offsets.items()}
     calls: Dict[str, List[ast.Call]] = {n: [] for n in names}
     callee_ids: Set[int] = set()
     loads: Dict[str, List[ast.AST]] = {n: [] for n in names}  # each must be a callee
     methods = {n for n, (_, owner) in names.items() if isinstance(owner, ast.ClassDef)}
-    for node in _nodes_on_lines(tree, sorted(set(lines))):
+    for node in _nodes_on_lines(tree, sorted({ln for each in lines.values() for ln in each})):
         t = type(node)
         if t is ast.Name:
             if node.id in names:
+                nodes[node.id] += 1
                 if isinstance(node.ctx, ast.Load) and node.id not in methods:
                     loads[node.id].append(node)
                 else:
                     bad.add(node.id)
         elif t is ast.Attribute:
+            if node.attr in names:
+                nodes[node.attr] += 1
             if node.attr in methods:
                 if isinstance(node.ctx, ast.Load) and isinstance(node.value, ast.Name) \
                         and node.value.id == "self":
                     loads[node.attr].append(node)
                 else:
                     bad.add(node.attr)
+            elif node.attr in names:
+                bad.add(node.attr)  # a function reached as an attribute (of its own module)
         elif t is ast.Call:
             f = node.func
             if isinstance(f, ast.Name) and f.id in names and f.id not in methods \
@@ -286,19 +354,28 @@ def _verify(tree: ast.AST, names: Dict[str, Tuple[ast.AST, Optional[ast.AST]]],
                 calls[f.id if isinstance(f, ast.Name) else f.attr].append(node)
                 callee_ids.add(id(f))
         elif t in _DEFS:
-            if node.name in names and names[node.name][0] is not node:
-                bad.add(node.name)
+            if node.name in names:
+                nodes[node.name] += 1
+                if names[node.name][0] is not node:
+                    bad.add(node.name)
+        elif t is ast.JoinedStr or t is ast.Constant and isinstance(node.value, (str, bytes)):
+            strings.append((offset_of(node.lineno, node.col_offset), offset_of(node.end_lineno, node.end_col_offset)))
     out = {}
     for name, (func, owner) in names.items():
         if name in bad or any(id(n) not in callee_ids for n in loads[name]):
             continue
+        if any(s <= o < e for o in offsets[name] for s, e in strings):
+            continue  # in a string: exec, eval, a doctest may call it
+        code = [o for o in offsets[name] if "#" not in source[_line_start(source, o):o]]
+        if nodes[name] != len(code):
+            continue  # an occurrence that is no node, or one taken for a comment that is not
         c = ClosedFunction(func, method=name in methods)
         if not calls[name] or not all(c.binds(call) for call in calls[name]):
             continue
         if owner is not None and not all(_inside(call, owner) for call in calls[name]):
             continue
         c.calls = calls[name]
-        c.public = owner is None and (not name.startswith("_") or name.startswith("__"))  # never a method
+        c.public = owner is None and (not name.startswith("_") or "__" in name)
         out[name] = c
     return out
 
@@ -311,11 +388,8 @@ def _nodes_on_lines(tree: ast.AST, lines: List[int]):
         node = stack.pop()
         yield node
         for child in ast.iter_child_nodes(node):
-            first = getattr(child, "lineno", None)
-            if first is not None:
-                i = bisect.bisect_left(lines, first)
-                if i == len(lines) or lines[i] > child.end_lineno:  # type: ignore[attr-defined]
-                    continue
+            if hasattr(child, "lineno") and not _spans_any(child, lines):
+                continue
             stack.append(child)
 
 

@@ -59,6 +59,7 @@ class Evaluator:
         self.module_defs: Dict[int, ast.AST] = {}  # id of the value a module-level def bound -> def
         self.tensor_returns: Dict[int, bool] = {}
         self.attr_stores: Optional[Counter] = None  # stores of each .attr in the module's text
+        self.volatile: frozenset = frozenset()  # names that calls may rebind (nonlocal, global)
         self.sites: CallSites = NO_CALLSITES  # calls of closed functions, to record
         self.passed: Dict[int, Dict[str, Value]] = {}  # id(call) -> what it passes each parameter
 
@@ -215,6 +216,8 @@ class Evaluator:
         return v
 
     def e_Name(self, node):
+        if node.id in self.volatile:
+            return UNKNOWN_VALUE  # a nested function (nonlocal) or any function (global) may rebind it
         return self.lookup(node.id)
 
     def mono_of(self, node: Optional[ast.AST], v: Value) -> Optional[Mono]:

@@ -34,7 +34,7 @@ def walk_module(source: str, tree: ast.AST, rules: Sequence, options) -> List[Fi
     ``MAX_ROUNDS - 1`` more rounds, each walking again only the functions whose
     parameters the previous round learnt something new about."""
     walker = FlowWalker(source, tree, rules, options)
-    walker.sites = closed_functions(tree, source, walker.idx._starts, walker.may_match,
+    walker.sites = closed_functions(tree, source, walker.idx._starts, walker.idx.offset, walker.may_match,
                                     public=options.public_helpers)
     walker.run()
     first = dict(walker.findings)
@@ -54,6 +54,11 @@ def walk_module(source: str, tree: ast.AST, rules: Sequence, options) -> List[Fi
         # calls here is a finding, its fix unsafe
         return [f if first.get(k) == f else unsafe(f) for k, f in walker.findings.items()]
     return list(walker.findings.values())
+
+
+def _rebound_by_nested(func: ast.AST) -> frozenset:
+    """Names a function inside ``func`` may rebind with ``nonlocal`` (whenever it is called)."""
+    return frozenset(n for node in ast.walk(func) if isinstance(node, ast.Nonlocal) for n in node.names)
 
 
 def _seed_key(params: Optional[Dict[str, Value]]):
@@ -79,11 +84,15 @@ class FlowWalker(Evaluator):
         self._stmt_handlers: Dict[type, Optional[Callable]] = {}
         self.seeds: Seeds = {}
         self.walked: Dict[int, Tuple[ast.AST, Env, bool]] = {}  # id(def) -> what it was walked with
+        self.raised: List[Env] = []  # per enclosing `try` body: the states a handler may start from
         self._may_match: Dict[int, bool] = {}
 
     # ------------------------------------------------------------------ driver
     def run(self) -> List[Finding]:
         self.in_module_body = True
+        if "global" in self.source:  # a function may rebind a module-level name when called
+            self.volatile = frozenset(n for node in ast.walk(self.tree) if isinstance(node, ast.Global)
+                                      for n in node.names)
         self.block(self.tree.body)  # type: ignore[attr-defined]
         self.in_module_body = False
         self.walk_deferred()
@@ -183,6 +192,8 @@ class FlowWalker(Evaluator):
                 isinstance(d, ast.Name) and d.id == "staticmethod" for d in func.decorator_list):
             self.self_value = self.env[params[0].arg] = Value(UNKNOWN)
         self.loops = []
+        self.raised = []
+        self.volatile = _rebound_by_nested(func) if "nonlocal" in self.source else frozenset()
         self.block(func.body)
 
     def param_value(self, annotation: Optional[ast.AST]) -> Value:
@@ -214,6 +225,8 @@ class FlowWalker(Evaluator):
             self._children(s)
             return False
         result = handler(s)
+        if self.raised:  # inside a `try` body: a handler may start from here
+            self.raised[-1] = self.join_envs([self.raised[-1], self.env])
         if self.evidence:
             for name in self.evidence:
                 v = self.env.get(name)
@@ -285,17 +298,17 @@ class FlowWalker(Evaluator):
     def s_ClassDef(self, s):
         for n in s.decorator_list + s.bases + [k.value for k in s.keywords]:
             self.ev(n)
-        saved_env, saved_outer, saved_loops = self.env, self.outer, self.loops
+        saved_env, saved_outer, saved_loops, saved_raised = self.env, self.outer, self.loops, self.raised
         in_module_body, self.in_module_body = self.in_module_body, False
         self.outer = self.scope_outer()
-        self.env, self.loops = {}, []
+        self.env, self.loops, self.raised = {}, [], []
         self.block(s.body)
         # methods see the module scope, not the class body
         for i, (func, outer, jit) in enumerate(self.deferred):
             if outer is not None and any(func is b for b in s.body):
                 self.deferred[i] = (func, self.outer, jit)
                 self.method_class[id(func)] = s
-        self.env, self.outer, self.loops = saved_env, saved_outer, saved_loops
+        self.env, self.outer, self.loops, self.raised = saved_env, saved_outer, saved_loops, saved_raised
         self.in_module_body = in_module_body
         torch_base = any((self.static_qualname(b) or "").startswith("torch") for b in s.bases)
         self.env[s.name] = Value(local_def=True, is_class=not torch_base)
@@ -408,9 +421,13 @@ class FlowWalker(Evaluator):
 
     def s_Try(self, s):
         entry = dict(self.env)
+        self.raised.append(entry)
         body_end = self.block(s.body)
         body_env = self.env
-        handler_entry = self.join_envs([entry, body_env])
+        # a handler may start after any statement of the body (at any depth), not only its end
+        handler_entry = self.join_envs([self.raised.pop(), body_env])
+        if self.raised:
+            self.raised[-1] = self.join_envs([self.raised[-1], handler_entry])
         ends: List[Tuple[Env, bool]] = []
         for h in s.handlers:
             self.env = dict(handler_entry)

@@ -122,7 +122,7 @@ def join(a: Optional[Value], b: Optional[Value]) -> Value:
         local_def=a.local_def and b.local_def,
         sizes=a.sizes if same_shape else None,
         strides=a.strides if same_shape and a.strides == b.strides else None,
-        permuted_by=a.permuted_by if a.permuted_by == b.permuted_by else None,
+        permuted_by=a.permuted_by or b.permuted_by,  # permuted on one path: never assumed contiguous
         mono=a.mono if a.mono is not None and a.mono == b.mono else None,
         mixed=mixed,
         item=join(a.item, b.item) if a.item is not None and b.item is not None else None,
