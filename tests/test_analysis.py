@@ -230,3 +230,27 @@ def test_messages_keep_parentheses():
     src = "import torch\na = torch.ones(2)\nb = (a * 2).clone().detach()\n"
     (finding,) = lint_source(src)
     assert finding.message.startswith("use (a * 2).detach().clone() instead of (a * 2).clone().detach()")
+
+
+def test_names_a_call_may_rebind_are_unknown_after_it():
+    """A nested function's `nonlocal`, any function's `global`: the name may hold anything."""
+    nonlocal_src = ("import torch\ndef g():\n    t = torch.ones(2)\n    def k():\n        nonlocal t\n"
+                    "        t = [1]\n    k()\n    return torch.tensor(t)\n")
+    global_src = ("import torch\ny = torch.ones(2)\ndef h():\n    global y\n    y = [1]\n"
+                  "h()\nz = torch.tensor(y)\n")
+    assert lint_source(nonlocal_src) == [] and lint_source(global_src) == []
+
+
+def test_an_except_handler_starts_from_any_state_of_the_try_body():
+    src = ("import torch\ndef f(risky):\n    x = torch.ones(3)\n    try:\n        x = [1]\n"
+           "        risky()\n        x = torch.ones(3)\n    except ValueError:\n        return torch.tensor(x)\n")
+    [f] = lint_source(src)
+    assert f.fix is None and "some paths" in f.message  # x may be [1] there
+
+
+def test_a_join_keeps_permuted_on_some_path():
+    from flake8_torchcopy.analysis.values import TENSOR, Value, join
+
+    permuted = Value(TENSOR, permuted_by=".transpose(1, 2)")
+    assert join(permuted, Value(TENSOR)).permuted_by == ".transpose(1, 2)"
+    assert join(Value(TENSOR), permuted).permuted_by == ".transpose(1, 2)"
