@@ -56,9 +56,14 @@ def walk_module(source: str, tree: ast.AST, rules: Sequence, options) -> List[Fi
     return list(walker.findings.values())
 
 
-def _rebound_by_nested(func: ast.AST) -> frozenset:
-    """Names a function inside ``func`` may rebind with ``nonlocal`` (whenever it is called)."""
-    return frozenset(n for node in ast.walk(func) if isinstance(node, ast.Nonlocal) for n in node.names)
+_DECLARED = {word: re.compile(r"^[ \t]*" + word + r"[ \t]+(\w+(?:[ \t]*,[ \t]*\w+)*)", re.M)
+             for word in ("global", "nonlocal")}
+
+
+def _declared(word: str, source: str) -> frozenset:
+    """Names some ``global``/``nonlocal`` statement of the module declares (read from the
+    text: a call of the function that declares them may rebind them)."""
+    return frozenset(n.strip() for m in _DECLARED[word].finditer(source) for n in m.group(1).split(","))
 
 
 def _seed_key(params: Optional[Dict[str, Value]]):
@@ -85,14 +90,14 @@ class FlowWalker(Evaluator):
         self.seeds: Seeds = {}
         self.walked: Dict[int, Tuple[ast.AST, Env, bool]] = {}  # id(def) -> what it was walked with
         self.raised: List[Env] = []  # per enclosing `try` body: the states a handler may start from
+        self.nonlocals = _declared("nonlocal", source) if "nonlocal" in source else frozenset()
         self._may_match: Dict[int, bool] = {}
 
     # ------------------------------------------------------------------ driver
     def run(self) -> List[Finding]:
         self.in_module_body = True
         if "global" in self.source:  # a function may rebind a module-level name when called
-            self.volatile = frozenset(n for node in ast.walk(self.tree) if isinstance(node, ast.Global)
-                                      for n in node.names)
+            self.volatile = _declared("global", self.source)
         self.block(self.tree.body)  # type: ignore[attr-defined]
         self.in_module_body = False
         self.walk_deferred()
@@ -164,11 +169,14 @@ class FlowWalker(Evaluator):
             known = self._may_match[id(node)] = self._text_may_match(node)
         return known
 
-    def _text_may_match(self, node: ast.AST) -> bool:
+    def _text(self, node: ast.AST) -> str:
         starts = self.idx._starts
         first = node.lineno - 1  # type: ignore[attr-defined]
         last = node.end_lineno  # type: ignore[attr-defined]
-        text = self.source[starts[first]:starts[last] if last < len(starts) else len(self.source)]
+        return self.source[starts[first]:starts[last] if last < len(starts) else len(self.source)]
+
+    def _text_may_match(self, node: ast.AST) -> bool:
+        text = self._text(node)
         return any(all(t in text for t in g) for g in self.triggers)
 
     # -------------------------------------------------------------- functions
@@ -193,7 +201,7 @@ class FlowWalker(Evaluator):
             self.self_value = self.env[params[0].arg] = Value(UNKNOWN)
         self.loops = []
         self.raised = []
-        self.volatile = _rebound_by_nested(func) if "nonlocal" in self.source else frozenset()
+        self.volatile = self.nonlocals if self.nonlocals and "nonlocal" in self._text(func) else frozenset()
         self.block(func.body)
 
     def param_value(self, annotation: Optional[ast.AST]) -> Value:
