@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Callable, Iterable, List, Optional, Sequence, Tuple
 
 from .finding import Finding
@@ -59,9 +58,18 @@ def select_rules(
     return tuple(chosen)
 
 
-@lru_cache(maxsize=32)
-def _trigger_words(rules: Tuple[Rule, ...]) -> Tuple[str, ...]:
-    return tuple(sorted({w for r in rules for group in r.triggers for w in group}))
+class _WordsIn(dict):
+    """``word -> word in source``, each looked for once and only when a rule asks (a rule's
+    groups short-circuit: with no ``view(`` in the file, TRC201's other words are never
+    searched)."""
+
+    def __init__(self, source: str) -> None:
+        super().__init__()
+        self.source = source
+
+    def __missing__(self, word: str) -> bool:
+        found = self[word] = word in self.source
+        return found
 
 
 def lint_source(
@@ -81,7 +89,7 @@ def lint_source(
     from .analysis.flow import walk_module
 
     candidates = ALL_RULES if rules is None else tuple(rules)
-    present = {w: w in source for w in _trigger_words(candidates)}  # one scan per word
+    present = _WordsIn(source)
     active = [r for r in candidates if r.may_match(present)]
     if not active:
         return []

@@ -112,12 +112,12 @@ class CallSites:
 NO_CALLSITES = CallSites({}, set())
 
 
-def _candidate_defs(tree: ast.AST, may_match: Callable[[ast.AST], bool]
+def _candidate_defs(tree: ast.AST, may_match: Callable[[ast.AST], bool], methods: bool = True
                     ) -> Tuple[List[Tuple[ast.AST, Optional[ast.AST]]], List[ast.ClassDef]]:
     """``(def, owner)`` for the functions of the module body (at any block depth, owner
     None), the methods of its classes (owner: the class) and the functions nested in a
     function a rule may match in (owner: that function; one no rule can match in is of no
-    use); and the classes seen.  Statements only."""
+    use); and the classes seen.  Statements only; class bodies only with ``methods``."""
     out: List[Tuple[ast.AST, Optional[ast.AST]]] = []
     classes: List[ast.ClassDef] = []
     stack: List[Tuple[ast.AST, Optional[ast.AST]]] = [(tree, None)]
@@ -131,7 +131,8 @@ def _candidate_defs(tree: ast.AST, may_match: Callable[[ast.AST], bool]
                         stack.append((child, child))
                 elif isinstance(child, ast.ClassDef):
                     classes.append(child)
-                    stack.append((child, child))
+                    if methods:
+                        stack.append((child, child))
                 elif type(child) in _BLOCKS_OF:
                     stack.append((child, owner))
     return out, classes
@@ -194,7 +195,7 @@ def closed_functions(tree: ast.AST, source: str, starts: List[int], offset_of: C
     an ``ast`` position; ``public``: module-level functions need not be private
     (``public-helpers``)."""
     cands: Dict[str, List[Tuple[ast.AST, Optional[ast.AST]]]] = {}
-    defs, classes = _candidate_defs(tree, may_match)
+    defs, classes = _candidate_defs(tree, may_match, methods="def _" in source)  # private methods need it
     closed_classes: Optional[Set[int]] = None
     for func, owner in defs:
         a = func.args  # type: ignore[attr-defined]
@@ -322,7 +323,12 @@ def _verify(tree: ast.AST, source: str, starts: List[int], names: Dict[str, Tupl
     bad: Set[str] = set()
     nodes: Dict[str, int] = {n: 0 for n in names}  # nodes that name each
     strings: List[Tuple[int, int]] = []
-    lines = {n: [bisect.bisect_right(starts, o) for o in offs] for n, offs in offsets.items()}
+    # the known `def name(` is counted without walking to it (for a method, that would
+    # enter the whole class)
+    at_def = {n: [o for o in offs if source[max(0, o - 4):o] == "def "
+                  and bisect.bisect_right(starts, o) == names[n][0].lineno][:1]  # type: ignore[attr-defined]
+              for n, offs in offsets.items()}
+    lines = {n: [bisect.bisect_right(starts, o) for o in offs if o not in at_def[n]] for n, offs in offsets.items()}
     calls: Dict[str, List[ast.Call]] = {n: [] for n in names}
     callee_ids: Set[int] = set()
     loads: Dict[str, List[ast.AST]] = {n: [] for n in names}  # each must be a callee
@@ -354,10 +360,9 @@ def _verify(tree: ast.AST, source: str, starts: List[int], names: Dict[str, Tupl
                 calls[f.id if isinstance(f, ast.Name) else f.attr].append(node)
                 callee_ids.add(id(f))
         elif t in _DEFS:
-            if node.name in names:
+            if node.name in names and names[node.name][0] is not node:
                 nodes[node.name] += 1
-                if names[node.name][0] is not node:
-                    bad.add(node.name)
+                bad.add(node.name)
         elif t is ast.JoinedStr or t is ast.Constant and isinstance(node.value, (str, bytes)):
             strings.append((offset_of(node.lineno, node.col_offset), offset_of(node.end_lineno, node.end_col_offset)))
     out = {}
@@ -367,7 +372,7 @@ def _verify(tree: ast.AST, source: str, starts: List[int], names: Dict[str, Tupl
         if any(s <= o < e for o in offsets[name] for s, e in strings):
             continue  # in a string: exec, eval, a doctest may call it
         code = [o for o in offsets[name] if "#" not in source[_line_start(source, o):o]]
-        if nodes[name] != len(code):
+        if nodes[name] + len(at_def[name]) != len(code):
             continue  # an occurrence that is no node, or one taken for a comment that is not
         c = ClosedFunction(func, method=name in methods)
         if not calls[name] or not all(c.binds(call) for call in calls[name]):
@@ -384,12 +389,18 @@ def _nodes_on_lines(tree: ast.AST, lines: List[int]):
     """The nodes whose line span holds one of ``lines`` (sorted), found without entering
     any node that spans none of them (nodes without a position are entered)."""
     stack = [tree]
+    bisect_left, count = bisect.bisect_left, len(lines)
     while stack:
         node = stack.pop()
         yield node
         for child in ast.iter_child_nodes(node):
-            if hasattr(child, "lineno") and not _spans_any(child, lines):
-                continue
+            first = getattr(child, "lineno", None)
+            if first is not None:
+                if type(child) in _DEFS:
+                    first = _first_line(child)
+                i = bisect_left(lines, first)
+                if i == count or lines[i] > child.end_lineno:  # type: ignore[attr-defined]
+                    continue
             stack.append(child)
 
 
