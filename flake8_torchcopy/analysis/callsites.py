@@ -9,11 +9,13 @@ when the module shows *every* call, so a function's calls count only when it is
   private (``_name``, not dunder; a public function is API that other modules call with
   anything, unless the ``public-helpers`` option says otherwise), or in a function's body
   (then called only inside that function), or as a private method of a class (``def
-  _m(self, ...)``) called only as ``self._m(...)`` inside that class;
+  _m(self, ...)``) called only as ``self._m(...)`` inside that class, all of whose bases are
+  classes of the module (a base from elsewhere may call its hooks; ``public-helpers`` again);
 - its name is bound once in the whole module (no other ``def``/``class``, import,
   assignment, parameter, ``global``), and every other occurrence of the name is the
-  callee of a direct call; the name is in no string (``__all__``, ``getattr``), so it is
-  neither stored, passed as a callback or bound method, nor exported;
+  callee of a direct call; the name is in no string (``__all__``, ``getattr``, ``exec``, a
+  doctest), reached as no attribute, spelled no other way (NFKC), so it is neither stored,
+  passed as a callback or bound method, nor exported (a comment may name it);
 - every call passes no ``*args``/``**kwargs``, names only parameters it has, and
   passes no more positional arguments than it takes.
 
