@@ -70,3 +70,9 @@ class SourceIndex:
 
     def text(self, node: ast.AST) -> str:
         return self.source[self.start(node):self.end(node)]
+
+    def line_text(self, node: ast.AST) -> str:
+        """The whole lines a node spans (from its first line's start to its last line's end)."""
+        last = node.end_lineno  # type: ignore[attr-defined]
+        end = self._starts[last] if last < len(self._starts) else len(self.source)
+        return self.source[self._starts[node.lineno - 1]:end]  # type: ignore[attr-defined]

@@ -39,16 +39,17 @@ import bisect
 import unicodedata
 from typing import Callable, Dict, List, Optional, Set, Tuple
 
+from ..source import SourceIndex
 from .values import NOT, NOT_VALUE, TENSOR, UNKNOWN, Value, join
 
 MAX_ROUNDS = 3
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _DEFS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
-_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
+BLOCK_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")  # the statement lists of a node
 #: the statement lists of each compound node type (simple statements have none)
 _BLOCKS_OF: Dict[type, Tuple[str, ...]] = {
-    t: tuple(f for f in _BLOCKS if f in t._fields)
+    t: tuple(f for f in BLOCK_FIELDS if f in t._fields)
     for t in (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.If, ast.For,
               ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, ast.ExceptHandler,
               ast.Match, ast.match_case, getattr(ast, "TryStar", ast.Try))
@@ -189,13 +190,13 @@ def _enclosing_defs(stmts: List[ast.AST], lines: List[int]) -> Set[int]:
     return out
 
 
-def closed_functions(tree: ast.AST, source: str, starts: List[int], offset_of: Callable[[int, int], int],
-                     may_match: Callable[[ast.AST], bool], public: bool = False) -> CallSites:
+def closed_functions(tree: ast.AST, idx: SourceIndex, may_match: Callable[[ast.AST], bool],
+                     public: bool = False) -> CallSites:
     """The calls of closed functions that matter: of one a rule may match inside, or of
     one that calls such a function (so its parameters can carry a tensor further).
-    ``starts``: the offsets of the lines; ``offset_of(line, byte column)``: the offset of
-    an ``ast`` position; ``public``: module-level functions need not be private
-    (``public-helpers``)."""
+    ``idx``: the module's source and positions; ``public``: module-level functions need
+    not be private (``public-helpers``)."""
+    source = idx.source
     cands: Dict[str, List[Tuple[ast.AST, Optional[ast.AST]]]] = {}
     defs, classes = _candidate_defs(tree, may_match, methods="def _" in source)  # private methods need it
     closed_classes: Optional[Set[int]] = None
@@ -221,7 +222,7 @@ def closed_functions(tree: ast.AST, source: str, starts: List[int], offset_of: C
     if not relevant:
         return NO_CALLSITES
     # a candidate whose text calls a relevant one (a chain) may matter too
-    texts = {n: _text(source, starts, found[0][0]) for n, found in cands.items()}
+    texts = {n: idx.line_text(found[0][0]) for n, found in cands.items()}
     wanted = set(relevant)
     grew = True
     while grew:
@@ -233,7 +234,7 @@ def closed_functions(tree: ast.AST, source: str, starts: List[int], offset_of: C
     names, offsets = _called_only(source, {n: cands[n][0] for n in wanted})
     if not names:
         return NO_CALLSITES
-    closed = _verify(tree, source, starts, names, offsets, offset_of)
+    closed = _verify(tree, idx, names, offsets)
     for n, c in closed.items():
         owner = cands[n][0][1]
         if isinstance(owner, ast.ClassDef) and id(owner) not in (closed_classes or ()):
@@ -252,11 +253,6 @@ def closed_functions(tree: ast.AST, source: str, starts: List[int], offset_of: C
     calls = {id(call): closed[n] for n in relevant for call in closed[n].calls}
     lines = sorted({call.lineno for r in relevant for call in closed[r].calls})
     return CallSites(calls, _enclosing_defs(tree.body, lines))  # type: ignore[attr-defined]
-
-
-def _text(source: str, starts: List[int], node: ast.AST) -> str:
-    last = node.end_lineno  # type: ignore[attr-defined]
-    return source[starts[node.lineno - 1]:starts[last] if last < len(starts) else len(source)]  # type: ignore
 
 
 def _occurrences(source: str, name: str, method: bool) -> Tuple[List[int], bool]:
@@ -315,22 +311,23 @@ def _inside(node: ast.AST, outer: ast.AST) -> bool:
         and (node.end_lineno, node.end_col_offset) <= (outer.end_lineno, outer.end_col_offset)  # type: ignore
 
 
-def _verify(tree: ast.AST, source: str, starts: List[int], names: Dict[str, Tuple[ast.AST, Optional[ast.AST]]],
-            offsets: Dict[str, List[int]], offset_of: Callable[[int, int], int]) -> Dict[str, ClosedFunction]:
+def _verify(tree: ast.AST, idx: SourceIndex, names: Dict[str, Tuple[ast.AST, Optional[ast.AST]]],
+            offsets: Dict[str, List[int]]) -> Dict[str, ClosedFunction]:
     """The names of ``names`` that the tree shows closed, with their calls.  Only the
     nodes on the lines of an occurrence of a name (``offsets``: per name, where it occurs
     in the text) are walked: every node naming one is an occurrence.  An occurrence in a
     string (``exec("_h([1])")``, a doctest) leaves the name open; one in a comment is
     no node; every other occurrence must be a node."""
+    source = idx.source
     bad: Set[str] = set()
     nodes: Dict[str, int] = {n: 0 for n in names}  # nodes that name each
     strings: List[Tuple[int, int]] = []
     # the known `def name(` is counted without walking to it (for a method, that would
     # enter the whole class)
     at_def = {n: [o for o in offs if source[max(0, o - 4):o] == "def "
-                  and bisect.bisect_right(starts, o) == names[n][0].lineno][:1]  # type: ignore[attr-defined]
+                  and idx.line_col(o)[0] == names[n][0].lineno][:1]  # type: ignore[attr-defined]
               for n, offs in offsets.items()}
-    lines = {n: [bisect.bisect_right(starts, o) for o in offs if o not in at_def[n]] for n, offs in offsets.items()}
+    lines = {n: [idx.line_col(o)[0] for o in offs if o not in at_def[n]] for n, offs in offsets.items()}
     calls: Dict[str, List[ast.Call]] = {n: [] for n in names}
     callee_ids: Set[int] = set()
     loads: Dict[str, List[ast.AST]] = {n: [] for n in names}  # each must be a callee
@@ -366,7 +363,7 @@ def _verify(tree: ast.AST, source: str, starts: List[int], names: Dict[str, Tupl
                 nodes[node.name] += 1
                 bad.add(node.name)
         elif t is ast.JoinedStr or t is ast.Constant and isinstance(node.value, (str, bytes)):
-            strings.append((offset_of(node.lineno, node.col_offset), offset_of(node.end_lineno, node.end_col_offset)))
+            strings.append((idx.start(node), idx.end(node)))
     out = {}
     for name, (func, owner) in names.items():
         if name in bad or any(id(n) not in callee_ids for n in loads[name]):
@@ -391,19 +388,11 @@ def _nodes_on_lines(tree: ast.AST, lines: List[int]):
     """The nodes whose line span holds one of ``lines`` (sorted), found without entering
     any node that spans none of them (nodes without a position are entered)."""
     stack = [tree]
-    bisect_left, count = bisect.bisect_left, len(lines)
     while stack:
         node = stack.pop()
         yield node
-        for child in ast.iter_child_nodes(node):
-            first = getattr(child, "lineno", None)
-            if first is not None:
-                if type(child) in _DEFS:
-                    first = _first_line(child)
-                i = bisect_left(lines, first)
-                if i == count or lines[i] > child.end_lineno:  # type: ignore[attr-defined]
-                    continue
-            stack.append(child)
+        stack.extend(child for child in ast.iter_child_nodes(node)
+                     if not hasattr(child, "lineno") or _spans_any(child, lines))
 
 
 def parameter_seeds(sites: CallSites, passed: Dict[int, Dict[str, Value]]) -> Dict[int, Dict[str, Value]]:

@@ -34,13 +34,10 @@ def walk_module(source: str, tree: ast.AST, rules: Sequence, options) -> List[Fi
     ``MAX_ROUNDS - 1`` more rounds, each walking again only the functions whose
     parameters the previous round learnt something new about."""
     walker = FlowWalker(source, tree, rules, options)
-    walker.sites = closed_functions(tree, source, walker.idx._starts, walker.idx.offset, walker.may_match,
-                                    public=options.public_helpers)
+    walker.sites = closed_functions(tree, walker.idx, walker.may_match, public=options.public_helpers)
     walker.run()
     first = dict(walker.findings)
-    for _ in range(MAX_ROUNDS - 1):
-        if not walker.sites.calls:
-            break
+    for _ in range(MAX_ROUNDS - 1 if walker.sites.calls else 0):
         new = parameter_seeds(walker.sites, walker.passed)
         changed = [f for f in set(new) | set(walker.seeds)
                    if _seed_key(new.get(f)) != _seed_key(walker.seeds.get(f))]
@@ -169,14 +166,8 @@ class FlowWalker(Evaluator):
             known = self._may_match[id(node)] = self._text_may_match(node)
         return known
 
-    def _text(self, node: ast.AST) -> str:
-        starts = self.idx._starts
-        first = node.lineno - 1  # type: ignore[attr-defined]
-        last = node.end_lineno  # type: ignore[attr-defined]
-        return self.source[starts[first]:starts[last] if last < len(starts) else len(self.source)]
-
     def _text_may_match(self, node: ast.AST) -> bool:
-        text = self._text(node)
+        text = self.idx.line_text(node)
         return any(all(t in text for t in g) for g in self.triggers)
 
     # -------------------------------------------------------------- functions
@@ -201,7 +192,7 @@ class FlowWalker(Evaluator):
             self.self_value = self.env[params[0].arg] = Value(UNKNOWN)
         self.loops = []
         self.raised = []
-        self.volatile = self.nonlocals if self.nonlocals and "nonlocal" in self._text(func) else frozenset()
+        self.volatile = self.nonlocals if self.nonlocals and "nonlocal" in self.idx.line_text(func) else frozenset()
         self.block(func.body)
 
     def param_value(self, annotation: Optional[ast.AST]) -> Value:

@@ -19,6 +19,7 @@ import re
 from collections import Counter
 from typing import Callable, Dict, List, Optional
 
+from .callsites import BLOCK_FIELDS
 from .torchapi import TENSOR_METHODS
 from .torchsem import TENSOR_CONSTRUCTORS
 
@@ -82,7 +83,7 @@ def _statements(func: ast.AST):
     while stack:
         node = stack.pop()
         yield node
-        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+        for field in BLOCK_FIELDS:
             stack.extend(getattr(node, field, ()) or ())
 
 
