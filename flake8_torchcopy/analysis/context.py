@@ -43,6 +43,15 @@ class Context:
         """The data flow proves a tensor (an annotation alone does not)."""
         return self.value(node).kind == TENSOR
 
+    def fix_caveat(self, node: ast.AST) -> Optional[str]:
+        """Why a fix that needs ``node`` to be a plain tensor is not exact although the
+        data flow proves a tensor (it may be a Tensor subclass, it rests on an assert);
+        also "not proven a tensor" when it isn't.  None: a plain tensor on every path."""
+        v = self.value(node)
+        if v.kind != TENSOR:
+            return "it is not proven a tensor"
+        return v.caveat
+
     def is_not_tensor(self, node: ast.AST) -> bool:
         """The data flow proves something other than a tensor (a number, a list, None...)."""
         return self.value(node).kind == NOT

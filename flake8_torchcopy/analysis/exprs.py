@@ -23,9 +23,16 @@ from .callsites import NO_CALLSITES, CallSites
 from .summaries import returns_tensor, store_counts, tensor_attributes
 from .symbolic import Mono, Sym, rounded
 from .torchsem import TENSOR_TYPES, const_int, dim_size, is_tensorish
-from .values import ANNOTATED, NOT, NOT_VALUE, TENSOR, UNKNOWN, UNKNOWN_VALUE, Value, join
+from .values import ANNOTATED, NOT, NOT_VALUE, SUBCLASS, TENSOR, UNKNOWN, UNKNOWN_VALUE, Value, join
 
 Env = Dict[str, Value]
+
+# expressions whose tensor result may take the class of a tensor they are computed from
+# torch functions whose result is a plain tensor whatever their (non-tensor) arguments
+_FACTORIES = frozenset("torch." + n for n in """
+    zeros ones empty full rand randn randint randperm arange range linspace logspace eye tensor
+    from_numpy frombuffer empty_strided tril_indices triu_indices""".split())
+_DERIVED = (ast.Call, ast.BinOp, ast.UnaryOp, ast.Subscript, ast.Attribute, ast.Compare)
 
 
 def _of_self(node: ast.AST) -> bool:
@@ -62,6 +69,8 @@ class Evaluator:
         self.volatile: frozenset = frozenset()  # names that calls may rebind (nonlocal, global)
         self.sites: CallSites = NO_CALLSITES  # calls of closed functions, to record
         self.passed: Dict[int, Dict[str, Value]] = {}  # id(call) -> what it passes each parameter
+        self.narrow_caveat = SUBCLASS  # what a narrowing to "tensor" leaves unproven
+        self.walrus: List[str] = []  # names `:=` bound, for scopes that restore the env
 
     def attribute_is_tensor(self, attr: str) -> bool:
         """Is ``self.<attr>`` a tensor in the method being walked (module summary)?"""
@@ -116,7 +125,13 @@ class Evaluator:
             cur = env.get(name) or self.outer.get(name) or UNKNOWN_VALUE
             if cur.qualname is not None:
                 continue
-            env[name] = cur.with_(kind=kind) if kind != UNKNOWN else Value(UNKNOWN)
+            if kind == UNKNOWN:
+                env[name] = Value(UNKNOWN)
+            elif kind == TENSOR and cur.kind != TENSOR:
+                # isinstance/is_tensor prove a tensor, not which class
+                env[name] = cur.with_(kind=kind, caveat=cur.caveat or self.narrow_caveat)
+            else:
+                env[name] = cur.with_(kind=kind)
         return env
 
     # ----------------------------------------------------------------- binding
@@ -208,11 +223,45 @@ class Evaluator:
             v = UNKNOWN_VALUE
         else:
             v = handler(node)
+        if v.kind == TENSOR and v.caveat is None and cls in _DERIVED:
+            v = self.derived_caveat(node, v)
         self.cache[id(node)] = v
         rules = self.dispatch.get(cls)
         if rules and self.reporting:
             for rule in rules:
                 rule.check(node, self.ctx)
+        return v
+
+    def derived_caveat(self, node: ast.AST, v: Value) -> Value:
+        """A tensor computed from a value that may be a Tensor subclass (or is not known to
+        be a plain tensor) may itself be one: ops on a subclass return the subclass."""
+        if isinstance(node, ast.Call):
+            func = node.func
+            if isinstance(func, ast.Attribute) and self.cache.get(id(func.value)) is not None \
+                    and self.cache[id(func.value)].qualname is None:
+                sources = [func.value]  # a method: its receiver
+            else:
+                sources = list(node.args) + [k.value for k in node.keywords]
+                sources = [a.value if isinstance(a, ast.Starred) else a for a in sources]
+                out = []
+                for a in sources:  # torch.cat([a, b]): the items
+                    out.extend(a.elts if isinstance(a, (ast.List, ast.Tuple)) else [a])
+                sources = out
+            method = isinstance(func, ast.Attribute) and bool(sources) and sources[0] is func.value
+            factory = (self.cache.get(id(func)) or UNKNOWN_VALUE).qualname in _FACTORIES
+            unknown_ok = method or not factory
+        else:
+            sources = [c for c in ast.iter_child_nodes(node) if isinstance(c, ast.expr)]
+            unknown_ok = True
+        for c in sources:
+            cv = self.cache.get(id(c))
+            if cv is None or cv.qualname is not None:
+                continue
+            if cv.caveat is not None:
+                return v.with_(caveat=cv.caveat)
+            if cv.kind == ANNOTATED or (unknown_ok and cv.kind == UNKNOWN and cv.mono is None
+                                        and not cv.local_def):
+                return v.with_(caveat=SUBCLASS)
         return v
 
     def e_Name(self, node):
@@ -267,12 +316,23 @@ class Evaluator:
     def e_NamedExpr(self, node):
         v = self.ev(node.value)
         self.bind(node.target, v, node.value)
+        self.walrus.append(node.target.id)
         return v
+
+    def restore(self, saved: Env, mark: int) -> None:
+        """Leave a part evaluated in a copy of the env (a comprehension, a lambda, an arm of
+        ``if``/``else`` or ``and``/``or``): a name ``:=`` bound there may or may not be
+        bound now, so it is unknown."""
+        self.env = saved
+        if len(self.walrus) > mark:
+            for name in self.walrus[mark:]:
+                saved[name] = UNKNOWN_VALUE
+            del self.walrus[mark:]
 
     def e_Lambda(self, node):
         for d in node.args.defaults + [d for d in node.args.kw_defaults if d is not None]:
             self.ev(d)
-        saved = self.env
+        saved, mark = self.env, len(self.walrus)
         self.env = dict(saved)
         self.conditional += 1
         a = node.args
@@ -280,11 +340,11 @@ class Evaluator:
             self.env[p.arg] = Value(UNKNOWN)
         self.ev(node.body)
         self.conditional -= 1
-        self.env = saved
+        self.restore(saved, mark)
         return Value(UNKNOWN, local_def=True)
 
     def comprehension(self, node, parts: Sequence[ast.AST]) -> None:
-        saved = self.env
+        saved, mark = self.env, len(self.walrus)
         self.env = dict(saved)
         self.conditional += 1
         for gen in node.generators:
@@ -296,7 +356,7 @@ class Evaluator:
         for p in parts:
             self.ev(p)
         self.conditional -= 1
-        self.env = saved
+        self.restore(saved, mark)
 
     def e_ListComp(self, node):
         self.comprehension(node, [node.elt])
@@ -315,18 +375,18 @@ class Evaluator:
     def e_IfExp(self, node):
         self.ev(node.test)
         yes, no = narrow(self, node.test)
-        saved = self.env
+        saved, mark = self.env, len(self.walrus)
         self.conditional += 1
         self.env = self.apply(dict(saved), yes)
         a = self.ev(node.body)
         self.env = self.apply(dict(saved), no)
         b = self.ev(node.orelse)
         self.conditional -= 1
-        self.env = saved
+        self.restore(saved, mark)
         return join(a, b)
 
     def e_BoolOp(self, node):
-        saved = self.env
+        saved, mark = self.env, len(self.walrus)
         self.env = dict(saved)
         vals = []
         for k, v in enumerate(node.values):
@@ -335,7 +395,7 @@ class Evaluator:
             self.conditional -= k > 0
             yes, no = narrow(self, v)
             self.apply(self.env, yes if isinstance(node.op, ast.And) else no)
-        self.env = saved
+        self.restore(saved, mark)
         out = vals[0]
         for v in vals[1:]:
             out = join(out, v)

@@ -44,7 +44,7 @@ class Value:
     """
 
     __slots__ = ("kind", "qualname", "local_def", "sizes", "strides", "permuted_by",
-                 "mono", "elems", "is_class", "mixed", "item", "mapped", "open_layout", "serial")
+                 "mono", "elems", "is_class", "mixed", "item", "mapped", "open_layout", "caveat", "serial")
 
     def __init__(
         self,
@@ -62,6 +62,7 @@ class Value:
         item: Optional["Value"] = None,
         mapped: Optional["Value"] = None,
         open_layout: Optional[Tuple[Sizes, Strides]] = None,
+        caveat: Optional[str] = None,
     ) -> None:
         self.kind = kind
         self.qualname = qualname
@@ -76,6 +77,7 @@ class Value:
         self.item = item
         self.mapped = mapped
         self.open_layout = open_layout if sizes is None else None
+        self.caveat = caveat if kind in (TENSOR, ANNOTATED) else None
         self.serial = next(_serial)
 
     def with_(self, **changes) -> "Value":
@@ -91,6 +93,9 @@ class Value:
         extra = f" sizes={self.sizes} strides={self.strides}" if self.sizes is not None else ""
         return f"<Value {self.kind}{' ' + self.qualname if self.qualname else ''}{extra}>"
 
+
+SUBCLASS = "it may be a Tensor subclass (only its type is checked)"
+ASSERTED = "it is proven only by an assert (gone under python -O)"
 
 UNKNOWN_VALUE = Value(UNKNOWN)
 NOT_VALUE = Value(NOT)
@@ -127,4 +132,5 @@ def join(a: Optional[Value], b: Optional[Value]) -> Value:
         mixed=mixed,
         item=join(a.item, b.item) if a.item is not None and b.item is not None else None,
         mapped=join(a.mapped, b.mapped) if a.mapped is not None and b.mapped is not None else None,
+        caveat=a.caveat or b.caveat,
     )

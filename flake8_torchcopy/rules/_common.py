@@ -52,8 +52,15 @@ def copy_expression(ctx, tensor: ast.AST, kw: Dict[str, ast.keyword],
     ``torch.tensor(t, **kw)``; None when no exact one-call replacement exists."""
     if set(kw) - {"dtype", "device", "requires_grad"}:
         return None  # pin_memory=, or an unexpected keyword
+    names = list(kw)
+    if "requires_grad" in names and names[-1] != "requires_grad" \
+            and not all(is_simple(k.value) or isinstance(k.value, ast.Constant) for k in kw.values()):
+        return None  # requires_grad= is evaluated before a later keyword with side effects
+    order = [n for n in names if n in ("dtype", "device")]
+    order += [n for n in ("dtype", "device") if n not in order]  # defaults last
     conv: list = []
-    for name, default in (("dtype", dtype_default), ("device", device_default)):
+    for name in order:
+        default = dtype_default if name == "dtype" else device_default
         value = hole(ctx, kw[name].value) if name in kw else default
         if value is not None:
             conv += [", " if conv else "", f"{name}=", value]
@@ -83,10 +90,16 @@ def replace_fix(ctx, node: ast.AST, replacement: Replacement, safe: bool, messag
     return Fix((Edit(start, end, replacement),), SAFE if safe else UNSAFE, message)
 
 
-def copy_fix_safety(ctx, kind: str) -> bool:
-    """A ``torch.tensor``-style copy fix is safe only on data-flow evidence, outside
-    TorchScript, in a module that sets no default device."""
-    return kind == "tensor" and ctx.fix_blocker is None
+def copy_fix_safety(ctx, tensor: ast.AST, kind: str) -> bool:
+    """A ``torch.tensor``-style copy fix is safe only on data-flow evidence that ``tensor``
+    is a plain tensor on every path, outside TorchScript, in a module that sets no
+    default device and does not replace ``torch.tensor``."""
+    return kind == "tensor" and ctx.fix_caveat(tensor) is None and ctx.fix_blocker is None
+
+
+def plain_tensor(ctx, node: ast.AST) -> bool:
+    """``node`` is a plain tensor on every path (a receiver a fix may rely on)."""
+    return ctx.fix_caveat(node) is None
 
 
 def is_simple(node: ast.AST) -> bool:

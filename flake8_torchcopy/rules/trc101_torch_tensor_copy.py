@@ -73,6 +73,8 @@ class TorchTensorCopy(Rule):
             fixed="import torch\ndef f(x):\n    if not torch.is_tensor(x):\n        return None\n"
             "    return x.detach().to(device='cpu', copy=True)\n",
             verify=("torch.tensor(x, device='cpu')", "x.detach().to(device='cpu', copy=True)"),
+            unsafe=True,
+            note="is_tensor proves a tensor, not a plain one: torch.tensor makes a subclass plain",
         ),
         Example(
             code="import torch\ntorch.set_default_device('cpu')\nt = torch.ones(3)\ny = torch.tensor(t)\n",
@@ -106,7 +108,7 @@ class TorchTensorCopy(Rule):
                        f"use {t}.detach().clone() and pin_memory() if needed")
             ctx.report(self.code, node, message)
             return
-        safe = copy_fix_safety(ctx, kind)
+        safe = copy_fix_safety(ctx, arg, kind)
         message = (f"use {short(replacement)} instead of torch.tensor({t}): copy-constructing "
                    "from a tensor is slower and warns")
         ctx.report(self.code, node, message,

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import ast
 
-from ._common import code, copy_expression, copy_fix_safety, hole, is_simple, keywords, replace_fix, same_expr, short
+from ._common import (code, copy_expression, copy_fix_safety, hole, is_simple, keywords, plain_tensor,
+                      replace_fix, same_expr, short)
 from .base import Example, Rule
 
 
@@ -20,9 +21,13 @@ class NewTensorCopy(Rule):
         "with list data is normal use and is never reported."
     )
     fix_safety = (
-        "As TRC101: safe when `t` is a tensor by data flow, outside TorchScript and in a module "
-        "that sets no default device. An explicit `dtype=` or `device=` wins over x's. When x "
-        "is not a plain name or attribute chain (it would be evaluated twice), no fix."
+        "As TRC101: safe when `t` is a plain tensor by data flow (not only by an isinstance "
+        "check, which a Tensor subclass passes), outside TorchScript and in a module that sets "
+        "no default device. `x.new_tensor` returns x's class and the fix reads x twice: unless "
+        "x and t are the same expression, x must also be a plain tensor held in a name; an "
+        "attribute (it may be a property) or an unproven x gives an unsafe fix. An explicit "
+        "`dtype=` or `device=` wins over x's. When x is not a plain name or attribute chain "
+        "(it would be evaluated twice), no fix."
     )
     triggers = (("new_tensor",),)
     function_triggers = (("new_tensor(",),)
@@ -88,7 +93,10 @@ class NewTensorCopy(Rule):
                        f"{xt}.new_tensor({t}) copy-constructs from a tensor (slower, warns): use "
                        f"{t}.detach().to(dtype={xt}.dtype, device={xt}.device, copy=True)")
             return
-        safe = copy_fix_safety(ctx, kind)
+        # x.new_tensor keeps x's class, and the fix reads x twice: x must be a plain
+        # tensor held in a name (an attribute may be a property)
+        safe = copy_fix_safety(ctx, arg, kind) and (
+            same_expr(x, arg) or (isinstance(x, ast.Name) and plain_tensor(ctx, x)))
         ctx.report(self.code, node,
                    f"use {short(replacement)} instead of {xt}.new_tensor({t}): copy-constructing "
                    "from a tensor is slower and warns",

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import ast
 
-from ..finding import SAFE, Edit, Fix
-from ._common import code, hole, replace_fix, short
+from ..finding import SAFE, UNSAFE, Edit, Fix
+from ._common import code, hole, plain_tensor, replace_fix, short
 from .base import Example, Rule
 
 
@@ -21,9 +21,14 @@ class CloneDetach(Rule):
         "recommends `detach().clone()` (pytorch/pytorch PRs 140264 and 144270)."
     )
     fix_safety = (
-        "Always safe: the results are identical (values, dtype, device, strides, "
-        "requires_grad=False, no grad_fn). Arguments of `clone` (`memory_format=`) move with "
-        "it, and the rest of the chain, comments and line breaks are kept."
+        "Safe when the data flow proves `t` a plain tensor on every path: the results are "
+        "then identical (values, dtype, device, strides, requires_grad=False, no grad_fn). "
+        "Where `t` is not proven a tensor, or only by an isinstance check (a Tensor subclass "
+        "may override `clone`), the fix is unsafe: other classes have `clone`/`detach` methods "
+        "that do not commute (a graph batch whose `detach()` works in place). `torch.Tensor.clone(t)`, "
+        "`torch.ops.aten.clone(t)` and `super().clone()` are not reported. Arguments of `clone` "
+        "(`memory_format=`) move with it, and the rest of the chain, comments and line breaks "
+        "are kept."
     )
     triggers = (("clone", "detach"),)
 
@@ -31,6 +36,8 @@ class CloneDetach(Rule):
         "import torch\nx = torch.randn(3)\ny = x.detach().clone()\ny = torch.detach(x).clone()\n",
         "import torch\nx = torch.randn(3)\ny = x.clone()\nz = x.detach()\n",
         "cfg = {'a': 1}.copy()\n",
+        "import torch\nt = torch.randn(3)\ny = torch.Tensor.clone(t).detach()\n",
+        "import torch\nclass T(torch.Tensor):\n    def clone(self):\n        return super().clone().detach()\n",
         "import torch\ny = [1, 2].copy()\n",
     )
     INVALID = (
@@ -45,6 +52,8 @@ class CloneDetach(Rule):
             verify=("t.clone(memory_format=torch.contiguous_format).detach()",
                     "t.detach().clone(memory_format=torch.contiguous_format)"),
             inputs={"t": "tensor:float"},
+            unsafe=True,
+            note="t is a parameter: it may be another class with its own clone/detach",
         ),
         Example(
             code="import torch\ng = torch.ones(2, requires_grad=True)\nbuf = torch.clone(g).detach()\n",
@@ -54,6 +63,16 @@ class CloneDetach(Rule):
         Example(
             code="import torch\ndef f(w):\n    return (w  # the weights\n            .clone()\n            .detach())\n",
             fixed="import torch\ndef f(w):\n    return (w  # the weights\n            .detach()\n            .clone())\n",
+            unsafe=True,
+            note="w is a parameter: the fix keeps comments and line breaks, and is unsafe",
+        ),
+        Example(
+            code="import torch\nclass Batch:\n    def detach(self):\n        return self\n"
+            "def f(b):\n    return b.clone().detach()\n",
+            fixed="import torch\nclass Batch:\n    def detach(self):\n        return self\n"
+            "def f(b):\n    return b.detach().clone()\n",
+            unsafe=True,
+            note="b is not proven a tensor (graph batches have their own clone and detach): unsafe fix",
         ),
     )
 
@@ -68,9 +87,12 @@ class CloneDetach(Rule):
         receiver = inner.func.value
         if ctx.is_not_tensor(receiver) or any(isinstance(a, ast.Starred) for a in inner.args):
             return
-        if ctx.qualname(receiver) == "torch":
+        q = ctx.qualname(receiver)
+        if q == "torch":
             self.check_function_form(node, inner, ctx)
             return
+        if q is not None or _is_super(receiver):
+            return  # torch.Tensor.clone(t), torch.ops.aten.clone(t), super().clone(): not a method of t
         clone_name = ctx.name_span(inner.func)
         clone_args = ctx.args_span(inner)
         detach_name = ctx.name_span(func)
@@ -84,11 +106,13 @@ class CloneDetach(Rule):
         r = short(ctx.atom_text(receiver), 24)  # (a * b).clone(): keep the parentheses
         a = short(args_text.strip(), 40)
         before, after = f"{r}.clone{a}.detach()", f"{r}.detach().clone{a}"
+        # exact only for a plain tensor: another class's clone/detach (a graph batch whose
+        # detach works in place, a Tensor subclass overriding clone) may not commute
         ctx.report(
             self.code, node,
             f"use {after} instead of {before}: the clone records a graph node that detach "
             "throws away",
-            Fix(edits, SAFE, "Swap to `.detach().clone()`"),
+            Fix(edits, SAFE if plain_tensor(ctx, receiver) else UNSAFE, "Swap to `.detach().clone()`"),
         )
 
     def check_function_form(self, node: ast.Call, inner: ast.Call, ctx) -> None:
@@ -104,7 +128,13 @@ class CloneDetach(Rule):
         ctx.report(self.code, node,
                    f"use {short(after)} instead of {before}: the clone records a graph node that "
                    "detach throws away",
-                   replace_fix(ctx, node, after, True, "Swap to `.detach().clone()`"))
+                   replace_fix(ctx, node, after, plain_tensor(ctx, t), "Swap to `.detach().clone()`"))
+
+
+def _is_super(node: ast.AST) -> bool:
+    """``super()`` or ``super(C, self)``: the call resolves to the parent's method."""
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id == "super")
 
 
 RULE = CloneDetach()

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import ast
 
-from ._common import code, hole, replace_fix, same_expr, short
+from ._common import code, hole, is_simple, plain_tensor, replace_fix, same_expr, short
 from .base import Example, Rule
 
 
@@ -19,8 +19,11 @@ class EmptyLikeCopy(Rule):
     )
     fix_safety = (
         "Safe when `empty_like` gets only `t` and `copy_` gets only `t` (no `dtype=`, "
-        "`memory_format=`, `non_blocking=`). The result's `_version` counter is 0 instead of 1. "
-        "Otherwise reported without a fix."
+        "`memory_format=`, `non_blocking=`) and `t` is a name the data flow proves a plain "
+        "tensor. The result's `_version` counter is 0 instead of 1. The original evaluates `t` "
+        "twice: an attribute (it may be a property) or an unproven `t` (a Tensor subclass may "
+        "override `clone`) gives an unsafe fix; a `t` with calls in it (`next(it)`, "
+        "`torch.randn(3)`) gets no fix. Otherwise reported without a fix."
     )
     triggers = (("empty_like", "copy_"),)
 
@@ -61,7 +64,13 @@ class EmptyLikeCopy(Rule):
                        f"use {text}.to({short(args, 40)}, copy=True) instead of torch.empty_like(...)"
                        f".copy_({text}): one call, same result and gradient")
             return
-        fix = replace_fix(ctx, node, replacement, True, f"Replace with `{short(replacement)}`") if exact else None
+        # the original evaluates t twice and calls empty_like and copy_; the fix evaluates it
+        # once and calls t.clone(): exact for a plain tensor in a name (an attribute may be a
+        # property, a call runs twice; a subclass may override clone)
+        if exact and not is_simple(t):
+            exact = False
+        safe = isinstance(t, ast.Name) and plain_tensor(ctx, t)
+        fix = replace_fix(ctx, node, replacement, safe, f"Replace with `{short(replacement)}`") if exact else None
         ctx.report(self.code, node,
                    f"use {text}.clone() instead of torch.empty_like({text}).copy_({text}): one call, "
                    "same result and gradient", fix)

@@ -111,7 +111,7 @@ class RoundTrip(Rule):
             return
         base, last, cpu, kind = got
         replacement = copy_expression(ctx, base, kw, device_default='"cpu"' if cpu else None)
-        safe = last == "numpy" and copy_fix_safety(ctx, kind)
+        safe = last == "numpy" and copy_fix_safety(ctx, base, kind)
         self.report(node, ctx, base, last, replacement, safe)
 
     def check_from_numpy(self, node: ast.Call, inner: ast.Call, ctx, cloned: bool) -> None:
@@ -127,7 +127,7 @@ class RoundTrip(Rule):
         else:
             replacement = code(t, ".detach().cpu()" if cpu else ".detach()")
         # the alias form differs under inference_mode (inference tensor vs normal): unsafe
-        safe = cloned and kind == "tensor"
+        safe = cloned and kind == "tensor" and ctx.fix_caveat(base) is None
         self.report(node, ctx, base, last, replacement, safe, alias=not cloned)
 
     def report(self, node, ctx, base, last, replacement, safe, alias=False) -> None:
