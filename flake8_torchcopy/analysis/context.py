@@ -71,8 +71,17 @@ class Context:
         if self._w.in_jit:
             return "inside TorchScript"
         if self._w.default_device:
-            return "the module sets a default device"
+            return "the module may set a default device"
+        if self._w.replaces_torch_tensor:
+            return "the module may replace torch.tensor"
         return None
+
+    @property
+    def error_may_be_handled(self) -> bool:
+        """Is the node inside a ``try`` body with a handler that may catch a RuntimeError,
+        or a ``with`` whose manager may swallow it?  (A fix that turns an error into a
+        result would skip that handler.)"""
+        return any(self._w.catching)
 
     def torch_name(self) -> Optional[str]:
         """A name bound to the ``torch`` module here, for fixes that need ``torch.<fn>``."""

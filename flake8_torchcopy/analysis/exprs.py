@@ -69,7 +69,8 @@ class Evaluator:
         self.volatile: frozenset = frozenset()  # names that calls may rebind (nonlocal, global)
         self.sites: CallSites = NO_CALLSITES  # calls of closed functions, to record
         self.passed: Dict[int, Dict[str, Value]] = {}  # id(call) -> what it passes each parameter
-        self.narrow_caveat = SUBCLASS  # what a narrowing to "tensor" leaves unproven
+        self.narrow_caveat = self.subclass_caveat = SUBCLASS  # what narrowing to "tensor" leaves unproven
+        self.star_imported = False  # a star import may shadow builtins
         self.walrus: List[str] = []  # names `:=` bound, for scopes that restore the env
 
     def attribute_is_tensor(self, attr: str) -> bool:
@@ -552,7 +553,8 @@ class Evaluator:
         if func.is_class:
             return NOT_VALUE
         if isinstance(node.func, ast.Name) and func is not None and not func.local_def \
-                and node.func.id not in self.env and node.func.id not in self.outer:
+                and node.func.id not in self.env and node.func.id not in self.outer \
+                and not self.star_imported:
             name = node.func.id
             if name == "int" and len(args) == 1:
                 return self.rounded_call(node, ceil=False)

@@ -10,19 +10,47 @@ imports placed below a function still resolve.
 from __future__ import annotations
 
 import ast
-import re
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..finding import Finding, Fix, unsafe
 from .callsites import MAX_ROUNDS, closed_functions, parameter_seeds
 from .context import Context
 from .exprs import Env, Evaluator
+from .modulescan import (DYNAMIC_STORE_RE, may_replace_torch_tensor, may_set_default_device,
+                         module_bindings, module_rebound)
 from .narrowing import narrow
-from .values import ANNOTATED, NOT_VALUE, TENSOR, UNKNOWN, UNKNOWN_VALUE, Value, join
-
-_DEFAULT_DEVICE_RE = re.compile(r"set_default_device|\bwith\b[^\n:]*\bdevice\(")
+from .values import ANNOTATED, ASSERTED, NOT_VALUE, TENSOR, UNKNOWN, UNKNOWN_VALUE, Value, join
 
 _JIT_DECORATORS = frozenset({"torch.jit.script", "torch.jit.script_method", "torch.jit.export"})
+
+
+# context managers that never swallow an exception (their __exit__ returns a false value)
+_NON_SWALLOWING = frozenset({
+    "io.open", "warnings.catch_warnings", "tempfile.TemporaryDirectory", "tempfile.NamedTemporaryFile",
+    "threading.Lock", "threading.RLock", "contextlib.nullcontext", "contextlib.redirect_stdout",
+    "contextlib.redirect_stderr", "numpy.errstate",
+})
+
+# builtin exception classes that are not RuntimeError or one of its bases
+_OTHER_ERRORS = frozenset("""
+    ArithmeticError AssertionError AttributeError BufferError EOFError ImportError IndexError
+    KeyError LookupError MemoryError ModuleNotFoundError NameError OSError OverflowError
+    StopIteration StopAsyncIteration SyntaxError SystemError TypeError UnboundLocalError
+    UnicodeError UnicodeDecodeError UnicodeEncodeError ValueError ZeroDivisionError
+    FileNotFoundError PermissionError TimeoutError ConnectionError IOError KeyboardInterrupt
+    SystemExit GeneratorExit""".split())
+
+
+def _exits(stmts: Sequence[ast.stmt]) -> bool:
+    """Is there a return, break or continue in these statements (outside nested defs)?"""
+    stack = list(stmts)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.Return, ast.Break, ast.Continue)):
+            return True
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            stack.extend(ast.iter_child_nodes(node))
+    return False
 
 
 Seeds = Dict[int, Dict[str, Value]]  # id(def) -> parameter -> its value on entry
@@ -53,14 +81,11 @@ def walk_module(source: str, tree: ast.AST, rules: Sequence, options) -> List[Fi
     return list(walker.findings.values())
 
 
-_DECLARED = {word: re.compile(r"^[ \t]*" + word + r"[ \t]+(\w+(?:[ \t]*,[ \t]*\w+)*)", re.M)
-             for word in ("global", "nonlocal")}
-
-
-def _declared(word: str, source: str) -> frozenset:
-    """Names some ``global``/``nonlocal`` statement of the module declares (read from the
-    text: a call of the function that declares them may rebind them)."""
-    return frozenset(n.strip() for m in _DECLARED[word].finditer(source) for n in m.group(1).split(","))
+def _declared(kind: type, tree: ast.AST) -> frozenset:
+    """Names some ``global``/``nonlocal`` statement of the module declares, wherever it
+    stands (a one-line ``def``, after ``if x:``, across a backslash): a call of the
+    function that declares them may rebind them.  Asked only when the word is in the text."""
+    return frozenset(n for node in ast.walk(tree) if isinstance(node, kind) for n in node.names)
 
 
 def _seed_key(params: Optional[Dict[str, Value]]):
@@ -83,18 +108,27 @@ class FlowWalker(Evaluator):
         self.method_class: Dict[int, ast.ClassDef] = {}
         self.in_module_body = False
         self._default_device: Optional[bool] = None
+        self._replaces_tensor: Optional[bool] = None
         self._stmt_handlers: Dict[type, Optional[Callable]] = {}
         self.seeds: Seeds = {}
         self.walked: Dict[int, Tuple[ast.AST, Env, bool]] = {}  # id(def) -> what it was walked with
         self.raised: List[Env] = []  # per enclosing `try` body: the states a handler may start from
-        self.nonlocals = _declared("nonlocal", source) if "nonlocal" in source else frozenset()
+        self.nonlocals = _declared(ast.Nonlocal, tree) if "nonlocal" in source else frozenset()
+        self.globals_ = _declared(ast.Global, tree) if "global" in source else frozenset()
+        self.dynamic_stores = bool(DYNAMIC_STORE_RE.search(source))
+        self.rebound = module_rebound(tree, self.globals_)  # module names a function can't trust
+        if self.dynamic_stores:  # exec, globals()[...]: any name but an import may change
+            self.rebound |= frozenset(n for n, q in module_bindings(tree).items() if q is None)
+        self.catching: List[bool] = []  # per enclosing try body / with: may a RuntimeError be handled?
         self._may_match: Dict[int, bool] = {}
 
     # ------------------------------------------------------------------ driver
     def run(self) -> List[Finding]:
         self.in_module_body = True
-        if "global" in self.source:  # a function may rebind a module-level name when called
-            self.volatile = _declared("global", self.source)
+        # a function may rebind a module-level name when called (global, exec, globals())
+        self.volatile = self.globals_
+        if self.dynamic_stores:
+            self.volatile = self.rebound
         self.block(self.tree.body)  # type: ignore[attr-defined]
         self.in_module_body = False
         self.walk_deferred()
@@ -139,11 +173,17 @@ class FlowWalker(Evaluator):
 
     @property
     def default_device(self) -> bool:
-        """Does the module set a default device?  Asked only when a fix is being made."""
+        """May the module set a default device?  Asked only when a fix is being made."""
         if self._default_device is None:
-            self._default_device = ("device" in self.source
-                                    and bool(_DEFAULT_DEVICE_RE.search(self.source)))
+            self._default_device = may_set_default_device(self.source, self.tree)
         return self._default_device
+
+    @property
+    def replaces_torch_tensor(self) -> bool:
+        """May the module replace ``torch.tensor`` (``torch.tensor = f``, ``setattr``)?"""
+        if self._replaces_tensor is None:
+            self._replaces_tensor = may_replace_torch_tensor(self.source, self.tree)
+        return self._replaces_tensor
 
     @staticmethod
     def trigger_groups(source: str, tree: ast.AST, rules: Sequence) -> List[Tuple[str, ...]]:
@@ -207,6 +247,9 @@ class FlowWalker(Evaluator):
             if v.qualname is not None or v.local_def:
                 out[k] = v
             else:
+                out.pop(k, None)
+        if self.in_module_body:  # rebound later, or by a star import: unknown when called
+            for k in self.rebound:
                 out.pop(k, None)
         return out
 
@@ -272,9 +315,12 @@ class FlowWalker(Evaluator):
     def s_ImportFrom(self, s):
         for a in s.names:
             name = a.asname or a.name
-            if s.level or a.name == "*":
-                if a.name != "*":
-                    self.env[name] = Value(local_def=True)
+            if a.name == "*":  # may rebind any name, torch included
+                self.star_imported = True
+                self.env = {k: UNKNOWN_VALUE for k in self.env}
+                continue
+            if s.level:
+                self.env[name] = Value(local_def=True)
                 continue
             self.env[name] = Value(qualname=f"{s.module}.{a.name}")
 
@@ -351,7 +397,9 @@ class FlowWalker(Evaluator):
         if s.msg is not None:
             self.ev(s.msg)
         yes, _ = narrow(self, s.test)
+        self.narrow_caveat = ASSERTED  # python -O removes the assert
         self.apply(self.env, yes)
+        self.narrow_caveat = self.subclass_caveat
 
     def s_If(self, s):
         self.header(s, s.test)
@@ -372,7 +420,28 @@ class FlowWalker(Evaluator):
             self.ev(item.context_expr)
             if item.optional_vars is not None:
                 self.bind(item.optional_vars, UNKNOWN_VALUE, None)
-        return self.block(s.body)
+        if all(self.never_swallows(item.context_expr) for item in s.items):
+            return self.block(s.body)
+        # the manager may swallow an exception (contextlib.suppress): what follows may
+        # start after any statement of the body
+        self.raised.append(dict(self.env))
+        self.catching.append(True)
+        ended = self.block(s.body)
+        self.catching.pop()
+        states = self.raised.pop()
+        self.env = self.join_envs([states] + ([] if ended else [self.env]))
+        if self.raised:
+            self.raised[-1] = self.join_envs([self.raised[-1], self.env])
+        return False
+
+    def never_swallows(self, expr: ast.AST) -> bool:
+        """A context manager known not to swallow exceptions: torch's (no_grad, autocast,
+        device...), ``open``, locks and the like."""
+        target = expr.func if isinstance(expr, ast.Call) else expr
+        q = self.static_qualname(target) or ""
+        if q.startswith("torch.") or q in _NON_SWALLOWING:
+            return True
+        return isinstance(target, ast.Name) and target.id in ("open",) and target.id not in self.env
 
     s_AsyncWith = s_With
 
@@ -421,13 +490,17 @@ class FlowWalker(Evaluator):
     def s_Try(self, s):
         entry = dict(self.env)
         self.raised.append(entry)
+        self.catching.append(any(self.catches_runtime_error(h) for h in s.handlers))
         body_end = self.block(s.body)
+        self.catching.pop()
         body_env = self.env
         # a handler may start after any statement of the body (at any depth), not only its end
         handler_entry = self.join_envs([self.raised.pop(), body_env])
         if self.raised:
             self.raised[-1] = self.join_envs([self.raised[-1], handler_entry])
         ends: List[Tuple[Env, bool]] = []
+        # `finally` may start after any statement of the body, a handler or `else`
+        self.raised.append(dict(handler_entry))
         for h in s.handlers:
             self.env = dict(handler_entry)
             if h.type is not None:
@@ -439,12 +512,35 @@ class FlowWalker(Evaluator):
         if not body_end and s.orelse:
             body_end = self.block(s.orelse)
         ends.insert(0, (self.env, body_end))
+        any_exit = self.join_envs([self.raised.pop()] + [e for e, _ in ends])
         terminated = self.merge(ends)
         if s.finalbody:
-            if terminated:
-                self.env = handler_entry
-            terminated = self.block(s.finalbody) or terminated
+            normal = None if terminated else self.env
+            # walked (and reported) from every state it may start in; a return, break or
+            # continue in it swallows the exception, so what follows may start from there too
+            self.env = dict(any_exit)
+            final_end = self.block(s.finalbody)
+            if _exits(s.finalbody):
+                return final_end
+            if normal is None:
+                return True
+            saved, self.reporting = self.reporting, False
+            self.env = dict(normal)
+            terminated = self.block(s.finalbody)
+            self.reporting = saved
         return terminated
+
+    def catches_runtime_error(self, h: ast.ExceptHandler) -> bool:
+        """May this handler catch a RuntimeError (a bare except, Exception, a name not
+        known to be another class, a tuple with one of those)?"""
+        if h.type is None:
+            return True
+        types = h.type.elts if isinstance(h.type, ast.Tuple) else [h.type]
+        for t in types:
+            name = t.attr if isinstance(t, ast.Attribute) else t.id if isinstance(t, ast.Name) else None
+            if name is None or not (name in _OTHER_ERRORS or name.endswith("Warning")):
+                return True  # RuntimeError, a base or subclass of it, or a class we don't know
+        return False
 
     s_TryStar = s_Try
 

@@ -5,7 +5,7 @@ import ast
 
 from ..analysis import layout as L
 from ..analysis.torchapi import DTYPE_NAMES
-from ..finding import SAFE, Edit, Fix
+from ..finding import SAFE, UNSAFE, Edit, Fix
 from .base import Example, Rule
 
 
@@ -29,7 +29,11 @@ class ViewAfterPermute(Rule):
         "Safe: `reshape` returns exactly the same view wherever `view` succeeds (checked on "
         "3,000 random strided tensors), and copies where `view` would raise. Code that relied "
         "on the exception, or writes into the result expecting the source to change, is the "
-        "only case where behaviour differs — and there `view` raised anyway."
+        "only case where behaviour differs — and there `view` raised anyway. Inside a `try` "
+        "body whose handler may catch a RuntimeError (`except RuntimeError`, `except Exception`, "
+        "a bare `except`, a class not known to be another), or a `with` whose manager may "
+        "swallow it (`contextlib.suppress`), the program relies on the error: the fix is unsafe "
+        "there. A caller in another function catching it is not seen."
     )
     triggers = (("view(", "permute"), ("view(", "transpose"), ("view(", "swap"),
                 ("view(", "movedim"), ("view(", "moveaxis"), ("view(", ".t("), ("view(", ".T"),
@@ -49,6 +53,14 @@ class ViewAfterPermute(Rule):
         "    return y.view(b, t // 2, 2, c)\n",
     )
     INVALID = (
+        Example(
+            code="import torch\ndef flat(x):\n    b, n, c = x.shape\n    y = x.transpose(1, 2)\n"
+            "    try:\n        return y.view(b, -1)\n    except RuntimeError:\n        return None\n",
+            fixed="import torch\ndef flat(x):\n    b, n, c = x.shape\n    y = x.transpose(1, 2)\n"
+            "    try:\n        return y.reshape(b, -1)\n    except RuntimeError:\n        return None\n",
+            unsafe=True,
+            note="the except arm relies on the error the view raises: unsafe fix",
+        ),
         Example(
             code="import torch\ndef f(self, x):\n    b, n, c = x.shape\n"
             "    q = k = v = x.view(b, n, self.heads, c // self.heads).transpose(1, 2)\n"
@@ -132,8 +144,11 @@ class ViewAfterPermute(Rule):
                    f"permutation separated and raises RuntimeError"
                    + (f" unless {unless}" if unless else ""))
         start, end = ctx.name_span(func)
+        # under a handler that may catch the RuntimeError, the program relies on it
+        safe = not ctx.error_may_be_handled
         ctx.report(self.code, node, message,
-                   Fix((Edit(start, end, "reshape"),), SAFE, "Replace `.view` with `.reshape`"))
+                   Fix((Edit(start, end, "reshape"),), SAFE if safe else UNSAFE,
+                       "Replace `.view` with `.reshape`"))
 
     @staticmethod
     def reads_sizes(target, sizes) -> bool:

@@ -1,0 +1,192 @@
+"""Module-wide facts that make local evidence inexact, read once per module on demand.
+
+A function sees module-level names when it is *called*, not when it is defined: a
+name bound twice at module level (``torch = Wrapper(torch)`` after the function, a
+``def tensor`` below it), declared ``global`` somewhere, or stored through ``exec``,
+``globals()`` or a star import may hold any of those values.  A module may also set
+a default device (which moves what ``torch.tensor`` builds) or replace
+``torch.tensor`` itself.  Each question here errs towards "yes": a "yes" only makes
+a fix unsafe or a name unknown.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from typing import Dict, Iterator, Optional
+
+# text that can store into the module's namespace without naming the target
+DYNAMIC_STORE_RE = re.compile(r"\bexec\s*\(|\beval\s*\(|\bglobals\s*\(|\bvars\s*\(\s*\)|sys\.modules"
+                              r"|__builtins__|\bimportlib\b|__import__")
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+
+
+def _module_level(tree: ast.AST) -> Iterator[ast.AST]:
+    """Every node evaluated in the module's own scope (not inside a def, class or lambda
+    body; decorators, defaults and bases are, and so are comprehensions' ``:=``)."""
+    stack = list(ast.iter_child_nodes(tree))
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, _SCOPES):
+            if isinstance(node, ast.Lambda):
+                stack.extend(node.args.defaults + [d for d in node.args.kw_defaults if d])
+                continue
+            stack.extend(getattr(node, "decorator_list", []))
+            if isinstance(node, ast.ClassDef):
+                stack.extend(node.bases + [k.value for k in node.keywords])
+            else:
+                a = node.args
+                stack.extend(a.defaults + [d for d in a.kw_defaults if d])
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+
+
+def _target_names(t: ast.AST) -> Iterator[str]:
+    if isinstance(t, ast.Name):
+        yield t.id
+    elif isinstance(t, (ast.Tuple, ast.List)):
+        for e in t.elts:
+            yield from _target_names(e)
+    elif isinstance(t, ast.Starred):
+        yield from _target_names(t.value)
+
+
+def module_bindings(tree: ast.AST) -> Dict[str, Optional[str]]:
+    """Each name the module scope binds -> the module it imports when every binding of it
+    is that same import; ``None`` when it is bound otherwise.  ``"*"``: a star import."""
+    seen: Dict[str, list] = {}
+    for node in _module_level(tree):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                name = a.asname or a.name.split(".")[0]
+                seen.setdefault(name, []).append(a.name if a.asname else name)
+        elif isinstance(node, ast.ImportFrom):
+            for a in node.names:
+                what = None if node.level or a.name == "*" else f"{node.module}.{a.name}"
+                seen.setdefault(a.asname or a.name, []).append(what)
+        else:
+            for name in _bound_here(node):
+                seen.setdefault(name, []).append(None)
+    return {name: whats[0] if whats[0] is not None and all(w == whats[0] for w in whats) else None
+            for name, whats in seen.items()}
+
+
+def _statement_counts(tree: ast.AST) -> Dict[str, int]:
+    counts: Dict[str, int] = {}
+    for node in _module_level(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            names = [a.asname or a.name.split(".")[0] for a in node.names]
+        else:
+            names = list(_bound_here(node))
+        for name in names:
+            counts[name] = counts.get(name, 0) + 1
+    return counts
+
+
+def module_rebound(tree: ast.AST, declared_global: frozenset) -> frozenset:
+    """Module-level names a function cannot take at the value they had when it was
+    defined: bound by more than one statement (other than the same import again),
+    declared ``global`` in a function, or any name at all when the module has a star
+    import (what it binds, and when, is not known here)."""
+    counts = _statement_counts(tree)
+    bindings = module_bindings(tree)
+    if "*" in counts:
+        return frozenset(counts) | declared_global
+    return frozenset(n for n, c in counts.items() if c > 1 and bindings.get(n) is None) | declared_global
+
+
+def _bound_here(node: ast.AST) -> Iterator[str]:
+    """Names a node other than an import binds in the scope it is evaluated in."""
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        yield node.name
+    elif isinstance(node, ast.Assign):
+        for t in node.targets:
+            yield from _target_names(t)
+    elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and isinstance(node.target, ast.Name):
+        if not isinstance(node, ast.AnnAssign) or node.value is not None:
+            yield node.target.id
+    elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
+        yield from _target_names(node.target)
+    elif isinstance(node, ast.withitem) and node.optional_vars is not None:
+        yield from _target_names(node.optional_vars)
+    elif isinstance(node, ast.NamedExpr):
+        yield node.target.id
+    elif isinstance(node, ast.ExceptHandler) and node.name:
+        yield node.name
+    elif isinstance(node, ast.Delete):
+        for t in node.targets:
+            yield from _target_names(t)
+    elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
+        yield node.name
+    elif isinstance(node, ast.MatchMapping) and node.rest:
+        yield node.rest
+
+
+# --------------------------------------------------------------- default device
+_DEVICE_SETTERS_RE = re.compile(r"set_default_|__enter__|enter_context|DeviceContext|_device_constructors"
+                                r"|\bTorchFunctionMode\b|__torch_function__")
+
+
+def may_set_default_device(source: str, tree: ast.AST) -> bool:
+    """Can this module put a default device in force (``torch.set_default_device``,
+    ``set_default_tensor_type``, a ``torch.device`` entered as a context manager under
+    any alias, through ``__enter__`` or an ``ExitStack``, a torch function mode)?
+
+    Read from the text and the ``with`` statements: a ``with`` item whose expression
+    mentions ``device``, or a name or attribute the module binds from an expression that
+    mentions it (``dev = torch.device``, ``from torch import device as D``,
+    ``self.cm = torch.device("meta")``), or a function of the module whose text does."""
+    if _DEVICE_SETTERS_RE.search(source):
+        return True
+    if "device" not in source.lower() or "with" not in source:
+        return False
+    devicey = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            for a in node.names:
+                if "device" in a.name.lower() or a.name == "*":
+                    devicey.add(a.asname or a.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.NamedExpr)):
+            value = node.value
+            if value is not None and "device" in ast.unparse(value).lower():
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for t in targets:
+                    for sub in ast.walk(t):
+                        if isinstance(sub, ast.Name):
+                            devicey.add(sub.id)
+                        elif isinstance(sub, ast.Attribute):
+                            devicey.add(sub.attr)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if "device" in ast.unparse(node).lower():
+                devicey.add(node.name)
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.With, ast.AsyncWith)):
+            for item in node.items:
+                expr = item.context_expr
+                if "device" in ast.unparse(expr).lower():
+                    return True
+                for sub in ast.walk(expr):
+                    if isinstance(sub, ast.Name) and sub.id in devicey:
+                        return True
+                    if isinstance(sub, ast.Attribute) and sub.attr in devicey:
+                        return True
+    return False
+
+
+def may_replace_torch_tensor(source: str, tree: ast.AST) -> bool:
+    """Does the module store into an attribute named ``tensor`` (``torch.tensor = f``) or
+    call ``setattr`` / write a module ``__dict__`` (``setattr(torch, "tensor", f)``)?"""
+    if "setattr" in source or "__dict__" in source:
+        return True
+    if "tensor" not in source:
+        return False
+    for node in ast.walk(tree):
+        targets = node.targets if isinstance(node, ast.Assign) else \
+            [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else []
+        for t in targets:
+            for sub in ast.walk(t):
+                if isinstance(sub, ast.Attribute) and sub.attr == "tensor" \
+                        and isinstance(sub.ctx, ast.Store):
+                    return True
+    return False
