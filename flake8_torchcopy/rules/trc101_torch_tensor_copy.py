@@ -22,14 +22,25 @@ class TorchTensorCopy(Rule):
         "would alias `t` when nothing changes."
     )
     fix_safety = (
-        "Safe when the argument is a tensor by data flow (assigned from a torch call, a "
-        "tensor method, arithmetic on tensors, or narrowed by `isinstance(x, torch.Tensor)`), "
-        "the module sets no default device (`torch.set_default_device`, `with "
-        "torch.device(...)`: `torch.tensor` would move the copy there) and the call is not "
-        "inside `@torch.jit.script`. A custom Tensor subclass comes out of `torch.tensor` as "
-        "a plain Tensor but keeps its type through `detach().clone()`. With "
-        "`--trust-annotations`, a parameter annotated `torch.Tensor` counts as a tensor and "
-        "the fix is unsafe. `pin_memory=` has no one-call equivalent: reported, not fixed."
+        "Safe when the data flow proves the argument a plain tensor on every path (assigned "
+        "from a torch factory, or computed by torch calls, tensor methods or arithmetic from "
+        "such tensors): `torch.tensor` makes a Tensor subclass plain while `detach().clone()` "
+        "keeps its class, so a value proven only by `isinstance`/`torch.is_tensor` (a subclass "
+        "passes), by an `assert` (gone under `python -O`) or derived from a parameter gets an "
+        "unsafe fix. The module must not be able to set a default device "
+        "(`torch.tensor` builds on it, `detach().clone()` stays on t's device): no "
+        "`set_default_device`/`set_default_tensor_type`, no `__enter__`/`enter_context`, no "
+        "`with` item that mentions `device` or a name, attribute or function of the module "
+        "bound to something that does (`dev = torch.device`, `from torch import device as D`). "
+        "The fix assumes that code in *other* modules does not call this one under a default "
+        "device (`with torch.device(\"meta\"): build()`): a file cannot see its callers. The "
+        "module must not replace `torch.tensor` (`torch.tensor = f`, `setattr`), nor rebind "
+        "`torch` or an imported `tensor` (a second module-level binding, a star import, "
+        "`exec`/`globals()`), and the call must not be inside `@torch.jit.script`. Keywords "
+        "keep their written order; a `requires_grad=` written before a keyword with side "
+        "effects gets no fix. With `--trust-annotations`, a parameter annotated `torch.Tensor` "
+        "counts as a tensor and the fix is unsafe. `pin_memory=` has no one-call equivalent: "
+        "reported, not fixed."
     )
     triggers = (("tensor",),)  # also catches `from torch import tensor as T`
     function_triggers = (("tensor(",),)

@@ -34,6 +34,9 @@ class DeepcopyTensor(Rule):
         "    return torch.as_tensor(x)\ndef f(v):\n    return copy.deepcopy(_get(v))\n",
         "import copy\nimport torch\ndef _keep(rows):\n    return [copy.deepcopy(r) for r in rows]\n"
         "def f(cfg):\n    return _keep([[1.0], [2.0]]), _keep(cfg.values())\n",
+        # an optimizer's, scheduler's or GradScaler's state_dict() holds numbers and dicts
+        "import copy\nimport torch\ndef backup(opt):\n"
+        "    return {k: copy.deepcopy(v) for k, v in opt.state_dict().items()}\n",
         "import copy\nimport torch\ndef blur(imgs):\n    return [copy.deepcopy(im) for im in imgs]\n"
         "def f(x):\n    return blur(torch.nn.functional.interpolate(x, scale_factor=2))\n",
     )
@@ -41,9 +44,6 @@ class DeepcopyTensor(Rule):
         Example(code="import copy\nimport torch\nt = torch.randn(3)\ny = copy.deepcopy(t)\n"),
         Example(code="from copy import deepcopy\nimport torch\ndef f(x):\n"
                      "    assert isinstance(x, torch.Tensor)\n    return deepcopy(x)\n"),
-        Example(code="import copy\nimport torch\ndef backup(net):\n"
-                     "    return {k: copy.deepcopy(v) for k, v in net.state_dict().items()}\n",
-                note="state_dict() values are tensors"),
         Example(code="import copy\nimport torch\ndef f():\n    x = torch.randn(4, 3)\n"
                      "    for a, b in zip(x.unbind(0), x.chunk(4)):\n        copy.deepcopy(b)\n",
                 note="unbind/split/chunk yield tensors, through zip and enumerate"),
