@@ -273,7 +273,8 @@ class FlowWalker(Evaluator):
             for name in self.evidence:
                 v = self.env.get(name)
                 if v is not None and v.kind in (UNKNOWN, ANNOTATED):
-                    self.env[name] = v.with_(kind=TENSOR)
+                    # a tensor-only method ran on it: a tensor, of some class
+                    self.env[name] = v.with_(kind=TENSOR, caveat=v.caveat or self.subclass_caveat)
             self.evidence = []
         return bool(result)
 

@@ -56,6 +56,7 @@ def module_bindings(tree: ast.AST) -> Dict[str, Optional[str]]:
     """Each name the module scope binds -> the module it imports when every binding of it
     is that same import; ``None`` when it is bound otherwise.  ``"*"``: a star import."""
     seen: Dict[str, list] = {}
+    fallbacks = _optional_import_fallbacks(tree)
     for node in _module_level(tree):
         if isinstance(node, ast.Import):
             for a in node.names:
@@ -65,16 +66,35 @@ def module_bindings(tree: ast.AST) -> Dict[str, Optional[str]]:
             for a in node.names:
                 what = None if node.level or a.name == "*" else f"{node.module}.{a.name}"
                 seen.setdefault(a.asname or a.name, []).append(what)
-        else:
+        elif id(node) not in fallbacks:
             for name in _bound_here(node):
                 seen.setdefault(name, []).append(None)
     return {name: whats[0] if whats[0] is not None and all(w == whats[0] for w in whats) else None
             for name, whats in seen.items()}
 
 
+def _optional_import_fallbacks(tree: ast.AST) -> set:
+    """``name = None`` in an ``except ImportError`` handler: the optional-dependency idiom
+    (where the import failed, every use of the name fails as it did), not a rebinding."""
+    out = set()
+    for node in _module_level(tree):
+        if not isinstance(node, ast.Try):
+            continue
+        for h in node.handlers:
+            names = [t.id if isinstance(t, ast.Name) else getattr(t, "attr", None)
+                     for t in (h.type.elts if isinstance(h.type, ast.Tuple) else [h.type])]
+            if names and all(n in ("ImportError", "ModuleNotFoundError") for n in names):
+                out.update(id(s) for s in h.body if isinstance(s, ast.Assign)
+                           and isinstance(s.value, ast.Constant) and s.value.value is None)
+    return out
+
+
 def _statement_counts(tree: ast.AST) -> Dict[str, int]:
     counts: Dict[str, int] = {}
+    fallbacks = _optional_import_fallbacks(tree)
     for node in _module_level(tree):
+        if id(node) in fallbacks:
+            continue
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             names = [a.asname or a.name.split(".")[0] for a in node.names]
         else:
