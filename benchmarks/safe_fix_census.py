@@ -17,9 +17,18 @@ from collections import Counter
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
 
-from corpus_report import read_source  # noqa: E402
+
+def read_source(path: str) -> str:
+    """Decode like Python does (PEP 263 cookie, BOM); the package under test is whichever
+    flake8_torchcopy is first on the path (PYTHONPATH picks an old checkout)."""
+    import io
+    import tokenize
+
+    data = Path(path).read_bytes()
+    encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    text = data.decode(encoding)
+    return text[1:] if text.startswith("\ufeff") else text
 
 PACKAGES = ("torch", "transformers", "diffusers", "timm", "torchvision", "lightning", "torch_geometric")
 
