@@ -15,6 +15,7 @@ RULE_MODULES = (
     "trc106_legacy_constructor",
     "trc107_round_trip",
     "trc108_tensor_of_tensors",
+    "trc110_transfer_then_detach",
     "trc201_view_after_permute",
 )
 

@@ -3,7 +3,7 @@ expressions (:func:`hole`, :func:`code`), and the ``detach().clone()`` replaceme
 from __future__ import annotations
 
 import ast
-from typing import Dict, Optional, Union
+from typing import Dict, Optional, Tuple, Union
 
 from ..finding import SAFE, UNSAFE, Edit, Fix, Hole, Replacement
 
@@ -111,3 +111,16 @@ def is_simple(node: ast.AST) -> bool:
 
 def same_expr(a: ast.AST, b: ast.AST) -> bool:
     return ast.dump(a) == ast.dump(b)
+
+
+def swap_edit(ctx, outer: ast.Call, inner: ast.Call) -> Tuple[Edit, str]:
+    """``r.a(A).b()`` -> ``r.b().a(A)`` as one edit that keeps the chain's whitespace and
+    comments; also the text of ``(A)``."""
+    a_name, a_args = ctx.name_span(inner.func), ctx.args_span(inner)
+    b_name, b_args = ctx.name_span(outer.func), ctx.args_span(outer)
+    src = ctx.source
+    start = ctx.start(outer)
+    a_text = src[a_args[0]:a_args[1]]
+    swapped = "".join((src[start:a_name[0]], src[b_name[0]:b_name[1]], src[b_args[0]:b_args[1]],
+                       src[a_args[1]:b_name[0]], src[a_name[0]:a_name[1]], a_text))
+    return Edit(start, ctx.end(outer), swapped, swap=True), a_text

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import ast
 
-from ..finding import SAFE, UNSAFE, Edit, Fix
-from ._common import code, hole, plain_tensor, replace_fix, short
+from ..finding import SAFE, UNSAFE, Fix
+from ._common import code, hole, plain_tensor, replace_fix, short, swap_edit
 from .base import Example, Rule
 
 
@@ -93,16 +93,8 @@ class CloneDetach(Rule):
             return
         if q is not None or _is_super(receiver):
             return  # torch.Tensor.clone(t), torch.ops.aten.clone(t), super().clone(): not a method of t
-        clone_name = ctx.name_span(inner.func)
-        clone_args = ctx.args_span(inner)
-        detach_name = ctx.name_span(func)
-        detach_args = ctx.args_span(node)
-        args_text = ctx.source[clone_args[0]:clone_args[1]]
-        detach_text = ctx.source[detach_args[0]:detach_args[1]]
-        start = ctx.start(node)
-        swapped = "".join((ctx.source[start:clone_name[0]], "detach", detach_text,
-                           ctx.source[clone_args[1]:detach_name[0]], "clone", args_text))
-        edits = (Edit(start, ctx.end(node), swapped, swap=True),)
+        edit, args_text = swap_edit(ctx, node, inner)
+        edits = (edit,)
         r = short(ctx.atom_text(receiver), 24)  # (a * b).clone(): keep the parentheses
         a = short(args_text.strip(), 40)
         before, after = f"{r}.clone{a}.detach()", f"{r}.detach().clone{a}"
