@@ -16,6 +16,8 @@ RULE_MODULES = (
     "trc107_round_trip",
     "trc108_tensor_of_tensors",
     "trc110_transfer_then_detach",
+    "trc111_leaf_lost_to_transfer",
+    "trc112_factory_then_transfer",
     "trc201_view_after_permute",
 )
 

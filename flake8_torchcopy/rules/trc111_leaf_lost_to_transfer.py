@@ -1,0 +1,114 @@
+"""TRC111: ``torch.zeros(n, requires_grad=True).cuda()``: the result is not a leaf."""
+from __future__ import annotations
+
+import ast
+from typing import List, Union
+
+from ..finding import Replacement
+from ._common import code, hole, keywords, replace_fix, short
+from .base import Example, Rule
+
+# methods that move or convert a tensor (a copy unless it is already there / of that dtype)
+_TRANSFERS = frozenset({"to", "cuda", "cpu", "float", "double", "half", "bfloat16", "long", "int",
+                        "type", "xpu", "mps"})
+_FACTORIES = frozenset("""
+    zeros ones empty full eye arange linspace logspace rand randn randint randperm normal tensor
+    zeros_like ones_like empty_like full_like rand_like randn_like randint_like""".split())
+
+
+class LeafLostToTransfer(Rule):
+    code = "TRC111"
+    name = "leaf-lost-to-transfer"
+    summary = "`torch.zeros(n, requires_grad=True).cuda()`: the result is not a leaf"
+    rationale = (
+        "A factory with `requires_grad=True` makes a leaf; a `.cuda()`, `.to(device)`, "
+        "`.to(dtype)` or `.double()` that moves or converts it returns a new tensor computed "
+        "from that leaf, which is not a leaf: after `backward()` its `.grad` stays None (the "
+        "gradient goes to the host tensor nobody holds), and an optimizer given it never "
+        "updates it. A `.to()` that neither moves nor converts returns the leaf itself, so the "
+        "report says when it bites. Wrapping the chain in `nn.Parameter(...)` makes a leaf and "
+        "is not reported."
+    )
+    fix_safety = (
+        "Unsafe, on purpose: the fix makes the result a leaf, which changes what `backward()` "
+        "does. `torch.zeros(n, requires_grad=True).to(d)` becomes "
+        "`torch.zeros(n).to(d).requires_grad_()`: the same values (random factories draw the "
+        "same numbers on the host), now a leaf on `d`."
+    )
+    triggers = (("requires_grad",),)
+
+    VALID = (
+        "import torch\nw = torch.zeros(3, device='cuda', requires_grad=True)\n",
+        "import torch\nw = torch.nn.Parameter(torch.zeros(3, requires_grad=True).cuda())\n",
+        "import torch\nfrom torch import nn\nw = nn.Parameter(torch.randn(3, requires_grad=True).to('cuda'))\n",
+        "import torch\nw = torch.zeros(3).cuda().requires_grad_()\n",
+        "import torch\nw = torch.zeros(3, requires_grad=False).cuda()\n",
+    )
+    INVALID = (
+        Example(
+            code="import torch\nw = torch.rand(3, requires_grad=True).cuda()\n",
+            fixed="import torch\nw = torch.rand(3).cuda().requires_grad_()\n",
+            unsafe=True,
+            note="the fix makes w a leaf: it changes what backward() does, on purpose",
+        ),
+        Example(
+            code="import torch\ndef f(device):\n    return torch.randn(4, 4, requires_grad=True).to(device)\n",
+            fixed="import torch\ndef f(device):\n    return torch.randn(4, 4).to(device).requires_grad_()\n",
+            unsafe=True,
+            note="random factories keep their values: the numbers are drawn on the host as before",
+        ),
+        Example(
+            code="import torch\nw = torch.ones(2, requires_grad=True).double()\n",
+            fixed="import torch\nw = torch.ones(2).double().requires_grad_()\n",
+            verify=("torch.ones(2, requires_grad=True).double().is_leaf",
+                    "torch.ones(2).double().requires_grad_().is_leaf"),
+            unsafe=True,
+            note="a conversion is not a leaf either",
+        ),
+    )
+
+    def check(self, node: ast.Call, ctx) -> None:
+        func = node.func
+        if not (isinstance(func, ast.Attribute) and func.attr in _TRANSFERS):
+            return
+        inner = func.value
+        if not isinstance(inner, ast.Call):
+            return
+        q = ctx.qualname(inner.func) or ""
+        if not (q.startswith("torch.") and q[len("torch."):] in _FACTORIES):
+            return
+        kw = keywords(inner)
+        if kw is None or "requires_grad" not in kw:
+            return
+        rg = kw["requires_grad"].value
+        if isinstance(rg, ast.Constant) and not rg.value:
+            return
+        if self.wrapped_in_parameter(ctx, node):
+            return
+        f = short(ctx.text(inner), 40)
+        m = func.attr
+        parts: List[Union[str, Replacement]] = [ctx.text(inner.func), "("]
+        items = [hole(ctx, a) for a in inner.args] + \
+            [code(f"{k.arg}=", hole(ctx, k.value)) for k in inner.keywords if k.arg != "requires_grad"]
+        for i, item in enumerate(items):
+            parts += [", " if i else "", item]
+        transfer = ctx.source[ctx.end(inner):ctx.end(node)]
+        if any(c in transfer for c in "{}#"):
+            transfer = None  # kept as literal text: no braces or comments in it
+        parts += [")", transfer or ""]
+        is_true = isinstance(rg, ast.Constant) and rg.value is True
+        parts += [".requires_grad_()"] if is_true else [".requires_grad_(", hole(ctx, rg), ")"]
+        replacement = code(*parts)
+        fix = replace_fix(ctx, node, replacement, False, "Make the moved tensor the leaf") if transfer else None
+        ctx.report(self.code, node,
+                   f"{f}.{m}(...) is not a leaf when it moves or converts: its .grad stays None after "
+                   f"backward(); use {short(replacement, 60)}", fix)
+
+    @staticmethod
+    def wrapped_in_parameter(ctx, node: ast.AST) -> bool:
+        """``nn.Parameter(<node>)``: Parameter makes a leaf of whatever it wraps."""
+        before = ctx.source[:ctx.start(node)].rstrip()
+        return before.endswith("Parameter(") or before.endswith("Buffer(")
+
+
+RULE = LeafLostToTransfer()

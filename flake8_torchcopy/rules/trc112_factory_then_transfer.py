@@ -1,0 +1,163 @@
+"""TRC112: ``torch.zeros(n).to(device)``, ``torch.tensor(data).cuda()``: build it there."""
+from __future__ import annotations
+
+import ast
+from typing import List, Optional, Union
+
+from ..finding import Replacement
+from ._common import code, hole, keywords, replace_fix, short
+from .base import Example, Rule
+
+# factories whose values do not depend on the device that computes them (the same tensor
+# built on the host and moved, or built on the device)
+_DEVICE_EXACT = frozenset({"zeros", "ones", "full", "eye", "tensor"})
+# ... and on the dtype they are computed in (torch.full((3,), 0.1).to(torch.float64) is not
+# torch.full((3,), 0.1, dtype=torch.float64); zeros, ones, eye are: checked with torch)
+_DTYPE_EXACT = frozenset({"zeros", "ones", "eye"})
+_FACTORIES = _DEVICE_EXACT | {"empty", "arange", "linspace", "logspace", "rand", "randn", "randint",
+                              "randperm", "zeros_like", "ones_like", "full_like"}
+_DTYPES = frozenset(f"torch.{n}" for n in """
+    float float32 float64 double float16 half bfloat16 int int8 int16 int32 int64 long short
+    uint8 bool complex64 complex128 cfloat cdouble""".split())
+
+
+class FactoryThenTransfer(Rule):
+    code = "TRC112"
+    name = "factory-then-transfer"
+    summary = "`torch.zeros(n).to(device)`: use `torch.zeros(n, device=device)`"
+    rationale = (
+        "`torch.zeros(n).cuda()` builds the tensor in host memory and then copies it to the "
+        "device: an allocation, a fill and a host-to-device transfer where one allocation on "
+        "the device would do. Passing `device=` (and `dtype=`) to the factory builds it where "
+        "it is used. The same goes for `torch.tensor(data).to(device)`."
+    )
+    fix_safety = (
+        "Safe for factories whose values do not depend on where they are computed "
+        "(`zeros`, `ones`, `full`, `eye`, `tensor`; `arange` of int literals) moved "
+        "by `.cuda()`, `.cuda(i)`, `.to(device=d)` or `.to(d)` where `d` is a string literal "
+        "or a `torch.device(...)` call; a `.to(dtype)` of a torch dtype folds into `dtype=` "
+        "only for `zeros`, `ones`, `eye` (`torch.full((3,), 0.1).to(torch.float64)` "
+        "is 0.10000000149, `torch.full((3,), 0.1, dtype=torch.float64)` is 0.1). Random "
+        "factories draw other numbers on another device, `empty` holds whatever memory held, "
+        "and `.to(x)` of a name may be a "
+        "device, a dtype or a tensor: reported without a fix. Factories with `requires_grad=` "
+        "are TRC111's, with `device=`/`out=`/`pin_memory=` not reported."
+    )
+    triggers = (("torch", ".to("), ("torch", ".cuda("))
+
+    VALID = (
+        "import torch\nx = torch.zeros(3, device='cuda')\n",
+        "import torch\nx = torch.zeros(3, device='cpu').to('cuda')\n",
+        "import torch\nt = torch.randn(3)\ny = t.to('cuda')\n",
+        "import torch\nx = torch.zeros(3, requires_grad=True).cuda()\n",
+    )
+    # (the verifier runs on CPU in CI: the fixed examples move to "cpu"; `.cuda()` is the
+    # same edit with device="cuda")
+    INVALID = (
+        Example(
+            code="import torch\nx = torch.zeros(3, 4).to('cpu')\n",
+            fixed="import torch\nx = torch.zeros(3, 4, device='cpu')\n",
+        ),
+        Example(
+            code="import torch\nmask = torch.ones(8, dtype=torch.bool).to(device='cpu')\n",
+            fixed="import torch\nmask = torch.ones(8, dtype=torch.bool, device='cpu')\n",
+        ),
+        Example(
+            code="import torch\nidx = torch.tensor([1, 2, 3]).to(torch.device('cpu'))\n",
+            fixed="import torch\nidx = torch.tensor([1, 2, 3], device=torch.device('cpu'))\n",
+        ),
+        Example(
+            code="import torch\nacc = torch.zeros(5).to(torch.float64)\n",
+            fixed="import torch\nacc = torch.zeros(5, dtype=torch.float64)\n",
+            verify=("torch.zeros(5).to(torch.float64)", "torch.zeros(5, dtype=torch.float64)"),
+        ),
+        Example(
+            code="import torch\ndef f(device):\n    return torch.zeros(3).to(device)\n",
+            note="device may be a device, a dtype or a tensor: reported without a fix",
+        ),
+        Example(
+            code="import torch\nnoise = torch.randn(4).cuda()\n",
+            note="a random factory draws other numbers on the device: no fix",
+        ),
+        Example(
+            code="import torch\nx = torch.full((3,), 0.1).to(torch.float64)\n",
+            note="0.1 computed in float32 then converted is not 0.1 in float64: no fix",
+        ),
+    )
+
+    def check(self, node: ast.Call, ctx) -> None:
+        func = node.func
+        if not (isinstance(func, ast.Attribute) and func.attr in ("to", "cuda")):
+            return
+        inner = func.value
+        if not isinstance(inner, ast.Call):
+            return
+        q = ctx.qualname(inner.func) or ""
+        name = q[len("torch."):] if q.startswith("torch.") else None
+        if name not in _FACTORIES:
+            return
+        fkw = keywords(inner)
+        tkw = keywords(node)
+        if fkw is None or tkw is None or any(isinstance(a, ast.Starred) for a in inner.args + node.args):
+            return
+        if set(fkw) & {"device", "out", "pin_memory", "requires_grad"}:
+            return
+        what = self.target(node, tkw, ctx)
+        if what is None:
+            return
+        kind, value = what
+        fixable = kind == "device" and name in _DEVICE_EXACT or kind == "dtype" and name in _DTYPE_EXACT \
+            and "dtype" not in fkw
+        if name == "arange" and kind == "device":
+            fixable = all(isinstance(a, ast.Constant) and type(a.value) is int for a in inner.args) \
+                and not fkw
+        f = short(ctx.text(inner), 32)
+        t = short(ctx.text(node)[len(ctx.text(inner)):], 32)
+        verb = "converts it" if kind == "dtype" else "moves it" if kind == "device" else "moves or converts it"
+        if kind == "unknown" or not fixable:
+            ctx.report(self.code, node,
+                       f"{f}{t} builds the tensor on the host and then {verb}: pass "
+                       f"{'device=/dtype=' if kind == 'unknown' else kind + '='} to torch.{name}")
+            return
+        parts: List[Union[str, Replacement]] = [ctx.text(inner.func), "("]
+        items = [hole(ctx, a) for a in inner.args] + \
+            [code(f"{k.arg}=", hole(ctx, k.value)) for k in inner.keywords]
+        items.append(code(f"{kind}=", value) if isinstance(value, Replacement) else f"{kind}={value}")
+        for i, item in enumerate(items):
+            parts += [", " if i else "", item]
+        parts.append(")")
+        replacement = code(*parts)
+        ctx.report(self.code, node,
+                   f"use {short(replacement)} instead of {f}{t}: built where it is used, with no "
+                   "host copy", replace_fix(ctx, node, replacement, True, f"Pass {kind}= to torch.{name}"))
+
+    @staticmethod
+    def target(node: ast.Call, kw, ctx) -> Optional[tuple]:
+        """("device" | "dtype" | "unknown", the value's text or hole) of a ``.to``/``.cuda``."""
+        if node.func.attr == "cuda":  # type: ignore[attr-defined]
+            if kw or len(node.args) > 1:
+                return None  # non_blocking=, memory_format=: a copy with options
+            if not node.args:
+                return "device", '"cuda"'
+            a = node.args[0]
+            if isinstance(a, ast.Constant) and type(a.value) is int:
+                return "device", f'"cuda:{a.value}"'
+            return "unknown", None
+        if len(node.args) + len(kw) != 1:
+            return None
+        if kw:
+            k, v = next(iter(kw.items()))
+            return (k, hole(ctx, v.value)) if k in ("device", "dtype") else None
+        a = node.args[0]
+        if isinstance(a, ast.Constant) and isinstance(a.value, str):
+            return "device", hole(ctx, a)
+        if isinstance(a, ast.Call) and ctx.qualname(a.func) == "torch.device":
+            return "device", hole(ctx, a)
+        if ctx.qualname(a) in _DTYPES:
+            return "dtype", hole(ctx, a)
+        if ctx.is_tensor(a):
+            return None  # .to(other): both dtype and device of another tensor
+        return "unknown", None
+
+
+RULE = FactoryThenTransfer()
