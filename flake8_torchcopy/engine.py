@@ -12,6 +12,10 @@ A fix says what to replace where (see :mod:`flake8_torchcopy.finding`);
 (:mod:`flake8_torchcopy.rewrite`, imported only when there is a fix to apply)
 and ``fix_rounds`` / ``fix_source`` repeat lint-and-fix rounds until nothing
 changes.
+
+A module nested deeper than the default recursion limit allows the walk (a sum of
+500 terms) is walked again in :func:`~flake8_torchcopy.source.deep_call`'s thread,
+up to :data:`MAX_LEVELS` levels; deeper ones raise :class:`TooDeep`.
 """
 from __future__ import annotations
 
@@ -21,8 +25,15 @@ from typing import Callable, Iterable, List, Optional, Sequence, Tuple
 
 from .finding import Finding
 from .rules import ALL_RULES, Rule
+from .source import deep_call, nesting_depth, parse_python, source_depth
 
 MAX_FIX_ROUNDS = 10
+#: the deepest ``ast`` the analysis walks (Python compiles about 3000 levels)
+MAX_LEVELS = 20000
+
+
+class TooDeep(RecursionError):
+    """Code nested more deeply than the analysis (or LibCST) handles; the message says so."""
 
 
 @dataclass(frozen=True)
@@ -94,8 +105,15 @@ def lint_source(
     if not active:
         return []
     if tree is None:
-        tree = ast.parse(source, filename=path or "<unknown>")
-    findings = walk_module(source, tree, active, options)
+        tree = parse_python(source, path or "<unknown>")
+    try:
+        findings = walk_module(source, tree, active, options)
+    except RecursionError:
+        levels = nesting_depth(tree)
+        if levels > MAX_LEVELS:
+            raise TooDeep(f"the code is nested {levels} levels deep, more than the analysis "
+                          f"handles ({MAX_LEVELS})") from None
+        findings = deep_call(levels, walk_module, source, tree, active, options)
     findings.sort(key=lambda f: (f.line, f.col, f.code))
     return findings
 
@@ -107,7 +125,8 @@ def apply_fixes(
 
     Returns the new source and the findings whose fix was applied.  Raises
     :class:`~flake8_torchcopy.finding.FixRefused` (a ``ValueError``) when LibCST
-    cannot parse the source or the result would change bytes outside the fixes.
+    cannot parse the source, the code is nested too deeply for it or the result
+    would change bytes outside the fixes.
     """
     chosen: List[Finding] = []
     taken: List[Tuple[int, int]] = []
@@ -152,8 +171,10 @@ def fix_rounds(
     applied_all: List[Finding] = []
     for _ in range(MAX_FIX_ROUNDS):
         findings = lint(source, tree)
-        tree = None
         allowed = allow(source, findings) if allow is not None else findings
+        if tree is not None and any(f.fix is not None for f in allowed):
+            source_depth(source, tree)  # known now: the fixes need not parse the source again
+        tree = None
         new, applied = apply_fixes(source, allowed, unsafe=unsafe)
         if not applied or new == source:
             return source, applied_all, findings

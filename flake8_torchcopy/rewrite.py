@@ -8,13 +8,28 @@ sub-nodes, or ``with_changes`` for a swap of chained calls), and the module is
 rendered by LibCST.  The rendering is refused (:class:`FixRefused`) unless,
 outside the edited nodes, it is LibCST's rendering of the input.  The output is
 the input with each edited span replaced by its LibCST rendering: the same
-thing, except where LibCST's round trip loses a byte of the input (a form feed
-before a statement, a lone ``\r`` ending the file), which is kept.
+thing, except where LibCST's round trip loses a byte of the input (a lone ``\r``
+ending the file), which is kept.
+
+Form feeds in the indentation of a statement's line are not shown to LibCST:
+Python measures the indentation from after the last one, LibCST takes it into
+the block's indentation string and writes it before every statement of the
+block (or fails on a nested block).  They are cut from the text LibCST parses,
+with what comes before them on the line, and put back in the output.
+
+Code nested more than a few dozen levels deep (a sum of 500 terms) is handled
+in :func:`~flake8_torchcopy.source.deep_call`'s thread; more than
+:data:`MAX_FIX_LEVELS` levels is refused (LibCST's parser takes seconds, then
+overflows the stack).
 
 Only files that get a fix import this module (and so LibCST).
 """
 from __future__ import annotations
 
+import dataclasses
+import re
+import tokenize
+import warnings
 from bisect import bisect_right
 from collections import OrderedDict
 from typing import Dict, List, Optional, Sequence, Tuple
@@ -24,12 +39,18 @@ from libcst.helpers import parse_template_expression
 from libcst.metadata.base_provider import BaseMetadataProvider
 from libcst.metadata.span_provider import CodeSpan, SpanProvidingCodegenState
 
-from .finding import Edit, FixRefused, Replacement
-from .source import line_starts
+from .finding import Edit, FixRefused, Hole, Replacement
+from .source import deep_call, line_starts, source_depth
 
 _CACHE_SIZE = 4
 _parsed: "OrderedDict[str, cst.Module]" = OrderedDict()
 Spans = Dict[cst.CSTNode, CodeSpan]
+#: the deepest code given to LibCST (its parser takes about 4 s at 5000 levels, time
+#: growing with the square of the depth, and overflows an 8 MiB stack near 7000)
+MAX_FIX_LEVELS = 4000
+#: LibCST walks code this deep within the default recursion limit; deeper code is
+#: handled in a thread with room for it
+_SHALLOW_LEVELS = 80
 
 
 class _CharSpans(BaseMetadataProvider[CodeSpan]):
@@ -67,8 +88,37 @@ def parse(source: str) -> cst.Module:
     return module
 
 
-def apply_edits(source: str, edits: Sequence[Edit]) -> str:
-    """``source`` with the non-overlapping ``edits`` applied through LibCST."""
+def apply_edits(source: str, edits: Sequence[Edit], *, levels: Optional[int] = None) -> str:
+    """``source`` with the non-overlapping ``edits`` applied through LibCST.  ``levels`` is
+    the nesting depth of ``source``'s ``ast`` (:func:`~flake8_torchcopy.source.nesting_depth`);
+    by default :func:`~flake8_torchcopy.source.source_depth` finds it."""
+    if levels is None:
+        levels = _depth(source)
+    if levels > MAX_FIX_LEVELS:
+        raise FixRefused(f"cannot fix: the code is nested {levels} levels deep, more than "
+                         f"LibCST handles ({MAX_FIX_LEVELS})")
+    text, text_edits = _without_indent_form_feeds(source, edits)
+    try:
+        if levels > _SHALLOW_LEVELS:
+            raise RecursionError
+        texts, new_module, new_code = _render_edits(text, text_edits)
+    except RecursionError:  # LibCST's walks need more room than the caller's thread has
+        texts, new_module, new_code = deep_call(max(levels, _SHALLOW_LEVELS), _render_edits, text, text_edits)
+    out, pos = [], 0
+    for e, new in zip(sorted(edits, key=lambda e: e.start), texts):
+        out += [source[pos:e.start], new]
+        pos = e.end
+    out.append(source[pos:])
+    result = "".join(out)
+    if result == new_code:
+        remember(new_module, result)
+    return result
+
+
+def _render_edits(source: str, edits: Sequence[Edit]) -> Tuple[List[str], cst.Module, str]:
+    """LibCST's text of each edit's new expression (in the order of the edits' starts),
+    the new module and its code; refused unless the code outside the edits is LibCST's
+    rendering of ``source``."""
     module = parse(source)
     old_code, old_spans = render(module)
     to_code = _offsets_in(old_code, source, edits)
@@ -76,22 +126,106 @@ def apply_edits(source: str, edits: Sequence[Edit]) -> str:
     replacements = {nodes[(e.start, e.end)]: _new_node(e, nodes) for e in edits}
     new_module = module.visit(_Replacer(replacements, old_spans))
     new_code, new_spans = render(new_module)
-    out, pos, old_pos, new_pos = [], 0, 0, 0
+    texts, pos, old_pos, new_pos = [], 0, 0, 0
     for e in sorted(edits, key=lambda e: e.start):
         old, new = old_spans[nodes[(e.start, e.end)]], new_spans.get(replacements[nodes[(e.start, e.end)]])
         if new is None:
             _refuse(source, e.start, "")
         if old_code[old_pos:old.start] != new_code[new_pos:new.start]:
             _refuse(source, pos, new_code[new_pos:new.start])
-        out += [source[pos:e.start], new_code[new.start:new.start + new.length]]
+        texts.append(new_code[new.start:new.start + new.length])
         pos, old_pos, new_pos = e.end, old.start + old.length, new.start + new.length
     if old_code[old_pos:] != new_code[new_pos:]:
         _refuse(source, pos, new_code[new_pos:])
-    out.append(source[pos:])
-    result = "".join(out)
-    if result == new_code:
-        remember(new_module, result)
-    return result
+    return texts, new_module, new_code
+
+
+def _depth(source: str) -> int:
+    """The nesting depth of ``source``'s ``ast`` (more than LibCST handles when Python
+    cannot parse it as deep; 0 when it does not parse: LibCST says what it thinks of it)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return source_depth(source)
+    except (SyntaxError, ValueError):
+        return 0
+    except (RecursionError, MemoryError):
+        return MAX_FIX_LEVELS + 1
+
+
+_INDENT = re.compile(r"[ \t\f]*")
+
+
+def indent_form_feeds(source: str) -> List[Tuple[int, int]]:
+    """(start, end) of the text up to and including the last form feed in the indentation
+    of each line that starts a statement or is blank or a comment (not a continuation
+    line, not inside a string).  Python measures the indentation from after it, so the
+    code means the same without it.  Empty when ``source`` does not tokenize."""
+    starts = line_starts(source)
+    lines = [source[a:b] for a, b in zip(starts, starts[1:])]
+    if starts[-1] < len(source):
+        lines.append(source[starts[-1]:])
+    lines = [line.rstrip("\r\n") + "\n" if line.endswith(("\r", "\n")) else line for line in lines]
+    fresh, depth = {1}, 0
+    try:
+        for tok in tokenize.generate_tokens(iter(lines).__next__):
+            if tok.type == tokenize.OP and tok.string in "([{":
+                depth += 1
+            elif tok.type == tokenize.OP and tok.string in ")]}":
+                depth = max(0, depth - 1)
+            elif tok.type in (tokenize.NEWLINE, tokenize.NL) and depth == 0:
+                fresh.add(tok.end[0] + 1)
+    except (tokenize.TokenError, SyntaxError, ValueError):
+        return []
+    cuts = []
+    for row in sorted(fresh):
+        if row > len(lines):
+            break
+        start = starts[row - 1]
+        last = _INDENT.match(source, start).group().rfind("\f")
+        if last >= 0:
+            cuts.append((start, start + last + 1))
+    return cuts
+
+
+def _without_indent_form_feeds(source: str, edits: Sequence[Edit]) -> Tuple[str, List[Edit]]:
+    """``source`` without its :func:`indent_form_feeds` and the edits moved to match
+    (unchanged when there are none, or one lies inside an edit)."""
+    cuts = indent_form_feeds(source) if "\f" in source else []
+    if not cuts:
+        return source, list(edits)
+    cut_starts = [a for a, _ in cuts]
+    removed = [0]
+    for a, b in cuts:
+        removed.append(removed[-1] + b - a)
+
+    def moved(offset: int) -> int:
+        i = bisect_right(cut_starts, offset)  # cuts starting at or before the offset
+        if i and offset < cuts[i - 1][1]:
+            raise ValueError("inside a cut")
+        return offset - removed[i]
+
+    def inside(start: int, end: int) -> bool:
+        return any(start < a and b <= end for a, b in cuts)
+
+    try:
+        new_edits = []
+        for e in edits:
+            if inside(e.start, e.end):
+                return source, list(edits)
+            content = e.content
+            if isinstance(content, Replacement):
+                holes = tuple(Hole(moved(h.start), moved(h.end), h.parenthesize) for h in content.holes)
+                content = Replacement(str(content), content.template, holes)
+            new_edits.append(dataclasses.replace(e, start=moved(e.start), end=moved(e.end), content=content))
+    except ValueError:
+        return source, list(edits)
+    pieces, pos = [], 0
+    for a, b in cuts:
+        pieces.append(source[pos:a])
+        pos = b
+    pieces.append(source[pos:])
+    return "".join(pieces), new_edits
 
 
 def _offsets_in(code: str, source: str, edits: Sequence[Edit]) -> Optional[List[int]]:

@@ -205,7 +205,7 @@ def _report(results: List[FileResult], errors: List[Tuple[str, str]], settings: 
     for line in report.applied_fixes(results, settings) if settings.show_fixes else ():
         _err(line)
     if not settings.quiet:
-        _err(report.summary(results, settings))
+        _err(report.summary(results, settings, n_errors))
 
     if n_errors:
         return 2

@@ -9,9 +9,9 @@ import difflib
 import warnings
 from typing import Dict, List, Optional, Tuple
 
-from ..engine import fix_rounds, lint_source
+from ..engine import TooDeep, fix_rounds, lint_source
 from ..finding import Finding, FixRefused
-from ..source import split_after_lf
+from ..source import compile_python, split_after_lf
 from . import files, noqa
 from .files import BadInput
 from .results import (AppliedFix, EditRecord, FileResult, FixRecord, Record, UnverifiedFix,
@@ -28,7 +28,7 @@ def compile_error(text: str, name: str) -> Optional[str]:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            compile(text, name, "exec", dont_inherit=True)
+            compile_python(text, name)
     except SyntaxError as exc:
         where = f" (line {exc.lineno})" if exc.lineno else ""
         return f"{type(exc).__name__}: {exc.msg}{where}"
@@ -61,20 +61,24 @@ def record(f: Finding, pos: Positions, verification: Optional[Verification]) -> 
 def _lint_and_fix(src: SourceFile, rules, settings: Settings,
                   vetter: Optional[Vetter]) -> Tuple[str, List[Finding], List[Finding]]:
     """(new text, applied findings, findings left) of ``src`` in the settings' mode."""
-    if settings.mode == "check":
-        found = lint_source(src.text, src.path, rules=rules, options=settings.options, tree=src.tree)
-        new, applied, left = src.text, [], noqa.filter_findings(src.text, found)
-    else:
-        try:
+    try:
+        if settings.mode == "check":
+            found = lint_source(src.text, src.path, rules=rules, options=settings.options, tree=src.tree)
+            new, applied, left = src.text, [], noqa.filter_findings(src.text, found)
+        else:
             new, applied, left = fix_rounds(
                 src.text, settings.unsafe, rules=rules, options=settings.options, path=src.path,
                 tree=src.tree, keep=noqa.filter_findings, allow=vetter.allow if vetter else None)
-        except FixRefused as exc:
-            raise BadInput(str(exc)) from None
-        except (SyntaxError, ValueError):
-            if src.tree is None:
-                raise
-            raise BadInput(INVALID_FIX) from None  # the source parsed: a fix broke it
+    except FixRefused as exc:
+        raise BadInput(str(exc)) from None
+    except (SyntaxError, ValueError):
+        if src.tree is None:
+            raise
+        raise BadInput(INVALID_FIX) from None  # the source parsed: a fix broke it
+    except RecursionError as exc:  # Python compiles it, but it is nested too deeply for us
+        verb = "check" if settings.mode == "check" else "fix"
+        raise BadInput(f"cannot {verb}: {exc}" if isinstance(exc, TooDeep) else
+                       f"cannot {verb}: the code is nested too deeply") from None
     if vetter is not None:
         vetter.finish(new, left)
     return new, applied, left
@@ -100,9 +104,14 @@ def process_data(data: bytes, path: str, settings: Settings, explicit: bool = Tr
     verdicts: Dict[Finding, Verification] = vetter.verdicts if vetter else {}
     if new != src.text:
         new = files.keep_newlines(src.text, new)
-        if compile_error(new, path) is not None:
+        broken = compile_error(new, path)
+        if broken is not None:
             broken_before = compile_error(src.text, path)
-            raise BadInput(f"cannot compile: {broken_before}" if broken_before else INVALID_FIX)
+            if broken_before:
+                raise BadInput(f"cannot compile: {broken_before}")
+            if broken.startswith("RecursionError"):
+                raise BadInput("cannot fix: the fixed code would be nested too deeply for Python to compile")
+            raise BadInput(INVALID_FIX)
         document = src.render(new)
         result.output = src.encode(document)
         fixed_src = src.fixed(document)

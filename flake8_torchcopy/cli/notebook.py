@@ -16,14 +16,13 @@ that cell.
 """
 from __future__ import annotations
 
-import ast
 import difflib
 import json
 import re
 import warnings
 from typing import Any, Dict, List, Optional, Tuple
 
-from ..source import LINE_START, line_starts, split_after_lf
+from ..source import LINE_START, line_starts, parse_python, split_after_lf
 
 CELL_MARK = "# <torchcopy: notebook cell boundary>\n"
 MAGIC_MARK = "#<torchcopy-magic>"
@@ -32,7 +31,8 @@ _UNMAGIC = re.compile(LINE_START + r"([ \t]*)" + re.escape(MAGIC_MARK), re.M)
 
 
 class NotebookError(Exception):
-    """Not a notebook we can handle (invalid JSON, nbformat < 4)."""
+    """Not a notebook we can handle (invalid JSON, nbformat < 4, a cell that nbformat
+    would reject: not an object, or a code cell whose source is missing or not text)."""
 
 
 # ---------------------------------------------------------------- JSON spans
@@ -142,17 +142,20 @@ class Notebook:
         self.warnings: List[str] = []
         for number, cell in enumerate(cells.items, 1):
             if cell.kind != "object":
-                continue
+                raise NotebookError(f"not a valid notebook: cell {number} is not a JSON object")
             ctype = cell.items.get("cell_type")
             if ctype is None or json.loads(raw[ctype.start:ctype.end]) != "code":
                 continue
             src = cell.items.get("source")
             if src is None:
-                continue
+                raise NotebookError(f"not a valid notebook: code cell {number} has no source")
             value = json.loads(raw[src.start:src.end])
-            text = "".join(value) if isinstance(value, list) else value
-            if not isinstance(text, str):
-                continue
+            if isinstance(value, list) and all(isinstance(line, str) for line in value):
+                text = "".join(value)
+            elif isinstance(value, str):
+                text = value
+            else:  # nbformat: a string or a list of strings
+                raise NotebookError(f"not a valid notebook: cell {number} source is not text")
             self.cells.append(Cell(number, src, text))
 
     @staticmethod
@@ -187,7 +190,7 @@ class Notebook:
             try:
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
-                    ast.parse(neutral)
+                    parse_python(neutral)
             except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
                 reason = getattr(exc, "msg", None) or str(exc) or type(exc).__name__
                 self.warnings.append(f"cell {cell.number}: skipped, not plain Python ({reason})")

@@ -196,8 +196,16 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def summary(results: Sequence[FileResult], settings: Settings) -> str:
-    """The last line: what was fixed and what is left."""
+def summary(results: Sequence[FileResult], settings: Settings, errors: Optional[int] = None) -> str:
+    """The last line: what was fixed and what is left, and how many errors there were
+    (``errors``: all of them, the paths that could not be found included; default:
+    the files with an error)."""
+    if errors is None:
+        errors = sum(1 for r in results if r.error)
+    return _counts(results, settings) + (f"; {_plural(errors, 'error')}" if errors else "")
+
+
+def _counts(results: Sequence[FileResult], settings: Settings) -> str:
     fixed = sum(r.fixed for r in results)
     changed = sum(1 for r in results if r.changed)
     left = sum(len(r.records) for r in results)

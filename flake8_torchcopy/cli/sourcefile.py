@@ -13,7 +13,7 @@ import ast
 import warnings
 from typing import List, Optional, Tuple
 
-from ..source import SourceIndex
+from ..source import SourceIndex, parse_python
 from . import files
 from .files import BadInput
 from .notebook import Notebook, NotebookError, cell_position
@@ -27,7 +27,7 @@ def parse(text: str, name: str) -> ast.AST:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            return ast.parse(text, filename=name)
+            return parse_python(text, name)
     except SyntaxError as exc:  # includes IndentationError and TabError
         where = f" (line {exc.lineno})" if exc.lineno else ""
         raise BadInput(f"cannot parse: {type(exc).__name__}: {exc.msg}{where}") from None
