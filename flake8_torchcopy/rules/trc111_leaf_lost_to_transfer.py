@@ -26,8 +26,9 @@ class LeafLostToTransfer(Rule):
         "from that leaf, which is not a leaf: after `backward()` its `.grad` stays None (the "
         "gradient goes to the host tensor nobody holds), and an optimizer given it never "
         "updates it. A `.to()` that neither moves nor converts returns the leaf itself, so the "
-        "report says when it bites. Wrapping the chain in `nn.Parameter(...)` makes a leaf and "
-        "is not reported."
+        "report says when it bites; `.float()` of a factory without `dtype=` and `.cpu()` of one "
+        "without `device=` (the defaults: most likely no-ops) are not reported. Wrapping the "
+        "chain in `nn.Parameter(...)` makes a leaf and is not reported."
     )
     fix_safety = (
         "Unsafe, on purpose: the fix makes the result a leaf, which changes what `backward()` "
@@ -43,6 +44,7 @@ class LeafLostToTransfer(Rule):
         "import torch\nfrom torch import nn\nw = nn.Parameter(torch.randn(3, requires_grad=True).to('cuda'))\n",
         "import torch\nw = torch.zeros(3).cuda().requires_grad_()\n",
         "import torch\nw = torch.zeros(3, requires_grad=False).cuda()\n",
+        "import torch\nw = torch.zeros(3, requires_grad=True).float()\n",
     )
     INVALID = (
         Example(
@@ -85,6 +87,8 @@ class LeafLostToTransfer(Rule):
             return
         if self.wrapped_in_parameter(ctx, node):
             return
+        if func.attr == "float" and "dtype" not in kw or func.attr == "cpu" and "device" not in kw:
+            return  # float32 and the host are the defaults: most likely a no-op that keeps the leaf
         f = short(ctx.text(inner), 40)
         m = func.attr
         parts: List[Union[str, Replacement]] = [ctx.text(inner.func), "("]

@@ -41,7 +41,9 @@ class FactoryThenTransfer(Rule):
         "factories draw other numbers on another device, `empty` holds whatever memory held, "
         "and `.to(x)` of a name may be a "
         "device, a dtype or a tensor: reported without a fix. Factories with `requires_grad=` "
-        "are TRC111's, with `device=`/`out=`/`pin_memory=` not reported."
+        "are TRC111's, with `device=`/`out=`/`pin_memory=` not reported, and neither is a "
+        "factory with `dtype=` followed by a `.to()` that may convert (`torch.arange(n, "
+        "dtype=torch.int64).to(dtype)` computes exact integers, then casts on purpose)."
     )
     triggers = (("torch", ".to("), ("torch", ".cuda("))
 
@@ -50,6 +52,7 @@ class FactoryThenTransfer(Rule):
         "import torch\nx = torch.zeros(3, device='cpu').to('cuda')\n",
         "import torch\nt = torch.randn(3)\ny = t.to('cuda')\n",
         "import torch\nx = torch.zeros(3, requires_grad=True).cuda()\n",
+        "import torch\ndef f(n, dtype):\n    return torch.arange(n, dtype=torch.int64).to(dtype)\n",
     )
     # (the verifier runs on CPU in CI: the fixed examples move to "cpu"; `.cuda()` is the
     # same edit with device="cuda")
@@ -106,6 +109,8 @@ class FactoryThenTransfer(Rule):
         if what is None:
             return
         kind, value = what
+        if kind != "device" and "dtype" in fkw:
+            return  # arange(n, dtype=torch.int64).to(dtype): computed exactly, then cast on purpose
         fixable = kind == "device" and name in _DEVICE_EXACT or kind == "dtype" and name in _DTYPE_EXACT \
             and "dtype" not in fkw
         if name == "arange" and kind == "device":
