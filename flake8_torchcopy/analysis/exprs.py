@@ -473,6 +473,9 @@ class Evaluator:
         if mono is not None and not isinstance(op, ast.Div):
             # sizes held in names of unknown kind (parameters): keep the algebra
             return Value(UNKNOWN, mono=mono)
+        taint = left.permuted_by or right.permuted_by
+        if taint:  # maybe a tensor computed from a permuted one: never assumed contiguous
+            return Value(UNKNOWN, permuted_by=taint)
         return UNKNOWN_VALUE
 
     def e_Attribute(self, node):

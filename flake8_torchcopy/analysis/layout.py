@@ -6,6 +6,19 @@ another order.  ``Tensor.view`` succeeds iff every target dim is a split of one
 source dim, or a merge of source dims with ``stride[i] == stride[i+1] * size[i+1]``
 (size-1 dims ignored).  :func:`view_verdict` decides that symbolically and,
 when the view raises, finds the sizes that would have to be 1 for it not to.
+
+A literal 0 among the sizes makes the tensor empty: every view of an empty tensor
+with as many elements succeeds (torch only checks strides when there are elements),
+so no view with a 0 in its source or target is ever judged to raise.
+
+The output of an elementwise op (TensorIterator) is laid out by a sort of the
+dims over the strides of *all* its tensor inputs, the first that orders a pair of
+dims deciding, ties and size-1 dims passed on to the next; broadcast inputs and
+size-1 dims with odd strides change the result.  :func:`elementwise` follows it
+only where that cannot matter: every tensor input has the same sizes and the same
+dense strides (size-1 dims aside), and the output then has those strides.
+Anything else is left unknown.  ``masked_fill`` is no TensorIterator op: it
+returns a contiguous copy of the broadcast shape (:func:`broadcast`).
 """
 from __future__ import annotations
 
@@ -24,11 +37,13 @@ UNKNOWN = "unknown"
 
 
 def contiguous_strides(sizes: Sequence[Mono]) -> Strides:
+    """Row-major strides; a literal 0 counts as 1, as in torch (``torch.empty(2, 0)`` has
+    strides ``(1, 1)``)."""
     out: List[Mono] = []
     acc = ONE
     for s in reversed(sizes):
         out.append(acc)
-        acc = acc * s
+        acc = acc * (ONE if s.coef == 0 else s)
     return tuple(reversed(out))
 
 
@@ -114,6 +129,60 @@ def is_dense(sizes: Sequence[Mono], strides: Sequence[Mono]) -> bool:
         else:
             return False
     return True
+
+
+def has_zero(monos: Sequence[Optional[Mono]]) -> bool:
+    """A literal 0 among the sizes: the tensor has no elements."""
+    return any(m is not None and m.coef == 0 for m in monos)
+
+
+def broadcast(*shapes: Sequence[Mono]) -> Optional[Sizes]:
+    """The broadcast of sizes (aligned on the right): per dim the sizes are equal, or all
+    but one are a literal 1.  None when that cannot be told symbolically (``n`` against
+    ``m``: torch raises unless they are equal or one is 1 at run time)."""
+    rank = max((len(s) for s in shapes), default=0)
+    out: List[Mono] = []
+    for k in range(rank):
+        dims = {s[len(s) - rank + k] for s in shapes if len(s) - rank + k >= 0}
+        dims.discard(ONE)
+        if len(dims) > 1:
+            return None
+        out.append(next(iter(dims)) if dims else ONE)
+    return tuple(out)
+
+
+def same_layout(a: Tuple[Sizes, Strides], b: Tuple[Sizes, Strides]) -> bool:
+    """Equal sizes, and equal strides on every dim not of a literal size 1."""
+    (sa, sta), (sb, stb) = a, b
+    return sa == sb and len(sta) == len(stb) == len(sa) \
+        and all(s.is_one or x == y for s, x, y in zip(sa, sta, stb))
+
+
+def elementwise(operands: Sequence[Optional[Tuple[Sizes, Strides]]]) -> Optional[Strides]:
+    """The strides of the output of a TensorIterator op of these tensor inputs (Python
+    numbers left out; None for an input whose layout is not known), or None when they
+    are not certain.
+
+    TensorIterator sorts the dims by the inputs' strides, the first input that orders
+    a pair deciding; a size-1 dim (a stride 0, a stride equal to another dim's) or a
+    broadcast input hands the decision on, so the output of inputs that disagree, or
+    of one input broadcast against another, depends on all of them, sometimes on the
+    strides of their size-1 dims, and is left unknown.  Where every input has the same
+    sizes and the same dense strides (size-1 dims aside: any strides there, whatever
+    sizes turn out to be 1 at run time), every input orders every pair the same way and
+    the output has those strides; with all inputs alike, fast setup gives them too.
+    Checked against torch in ``tests/test_layout_rules.py``.
+    """
+    if not operands or any(op is None for op in operands):
+        return None
+    first = operands[0]
+    assert first is not None
+    if not all(same_layout(first, op) for op in operands[1:]):  # type: ignore[arg-type]
+        return None
+    sizes, strides = first
+    if has_zero(sizes) or not is_dense(sizes, strides):
+        return None
+    return tuple(strides)
 
 
 def _drop_ones(sizes: Sequence[Mono], strides: Sequence[Mono]):
@@ -300,6 +369,8 @@ def view_verdict(
 ) -> Tuple[str, List[Tuple[Sym, ...]]]:
     """Whether ``view(target)`` succeeds; for ILLEGAL, the sets of symbols whose being 1
     would save it (the view raises unless every symbol of one of the sets is 1)."""
+    if has_zero(sizes) or has_zero(target):
+        return LEGAL, []  # no elements: torch checks the count, never the strides
     resolved = resolve_target(sizes, target)
     if resolved is None:
         return UNKNOWN, []
@@ -329,6 +400,8 @@ def _exact_source(sizes: Sequence[Mono], strides: Sequence[Mono], target: Sequen
 
 def view_result(sizes: Sequence[Mono], strides: Sequence[Mono], target: Sequence[Mono]):
     """Strides of a legal view of ``target`` as resolved (None when they cannot be derived)."""
+    if has_zero(sizes) or has_zero(target):
+        return _empty_view_strides(sizes, strides, target)
     sizes, strides = _exact_source(sizes, strides, target)
     kept = _drop_ones(sizes, strides)
     verdict, groups = _check(sizes, strides, target)
@@ -348,3 +421,13 @@ def view_result(sizes: Sequence[Mono], strides: Sequence[Mono], target: Sequence
             nxt = next((new_strides[j] * target[j] for j in range(k + 1, len(target)) if new_strides[j] is not None), ONE)  # type: ignore[operator]
             new_strides[k] = nxt
     return tuple(new_strides)
+
+
+def _empty_view_strides(sizes: Sequence[Mono], strides: Sequence[Mono], target: Sequence[Mono]):
+    """Strides of a view of a tensor with no elements (torch's ``computeStride``): the
+    source's when the shape is the same, else contiguous strides counting a 0 as 1."""
+    if not has_zero(sizes) or not has_zero(target):
+        return None  # the element counts differ: the view raises (as reshape does)
+    if tuple(sizes) == tuple(target):
+        return tuple(strides)
+    return contiguous_strides(target)

@@ -161,12 +161,26 @@ def call_qualname(ev, node, q: str, args: List[Value]) -> Value:
     if name == "nn.functional.unfold":
         return unfold_layout(ev, node, args)
     if name.startswith("nn.functional."):
-        return Value(TENSOR) if name[14:] in api.FUNCTIONAL_TENSOR_FUNCTIONS else UNKNOWN_VALUE
+        if name[14:] not in api.FUNCTIONAL_TENSOR_FUNCTIONS:
+            return _untraced(args)
+        if name[14:] in _FUNCTIONAL_POINTWISE and args and not isinstance(node.args[0], ast.Starred):
+            return elementwise_layout(TENSOR, args[:1], "." + name[14:])  # the rest are numbers
+        return Value(TENSOR, permuted_by=_taint(args))
     if name in yields.TORCH_FUNCTIONS and args and yields.tensor_pieces(args[0]) is not None:
         return yields.tensor_pieces(args[0])  # type: ignore[return-value]
+    if name == "where" and len(node.args) == 3 and not node.keywords \
+            and not any(isinstance(a, ast.Starred) for a in node.args):
+        return elementwise_layout(TENSOR, args, ".where")  # torch.where(cond, x, y): a tensor
     if name in api.TENSOR_FUNCTIONS:
         return torch_function_layout(ev, node, name, args)
-    return UNKNOWN_VALUE
+    return _untraced(args)
+
+
+def _untraced(args: List[Value]) -> Value:
+    """What a torch function the analysis does not follow returns: unknown, and never taken
+    for contiguous when it was computed from a permuted tensor."""
+    taint = _taint(args)
+    return Value(UNKNOWN, permuted_by=taint) if taint else UNKNOWN_VALUE
 
 
 def torch_function_layout(ev, node, name: str, args: List[Value]) -> Value:
@@ -185,8 +199,16 @@ def torch_function_layout(ev, node, name: str, args: List[Value]) -> Value:
         a = args[0]
         dense = a.strides is not None and L.is_dense(a.sizes, a.strides)
         return Value(TENSOR, sizes=a.sizes, strides=a.strides if dense else None,
-                     permuted_by=a.permuted_by if dense else None)
-    return Value(TENSOR)
+                     permuted_by=a.permuted_by if dense else _taint(args) or "." + name)
+    if node.keywords and any(k.arg == "out" for k in node.keywords) or any(
+            isinstance(a, ast.Starred) for a in node.args):
+        return Value(TENSOR, permuted_by=_taint(args))
+    if name == "masked_fill" and len(args) >= 2:
+        return masked_fill_layout(TENSOR, args[0], args[1])
+    if name in _TORCH_POINTWISE and args:
+        return elementwise_layout(TENSOR, _operand_values(ev, node, node.args), "." + name)
+    # other functions: strides not followed, and not assumed contiguous after a permutation
+    return Value(TENSOR, permuted_by=_taint(args))
 
 
 def unfold_layout(ev, node: ast.Call, args: List[Value]) -> Value:
@@ -227,8 +249,9 @@ def call_method(ev, node, recv: Value, m: str, args: List[Value]) -> Value:
             return size_call(ev, node, recv)
         return NOT_VALUE
     if not is_tensorish(recv):
+        traced = recv.sizes is not None or recv.open_layout is not None or recv.permuted_by
         if recv.kind == UNKNOWN and recv.qualname is None and not recv.local_def \
-                and (m in _LAYOUT_METHODS or recv.sizes is not None and m in api.TENSOR_METHODS):
+                and (m in _LAYOUT_METHODS or traced and m in api.TENSOR_METHODS):
             return method_layout(ev, node, recv, m, node.args, node.func.value)
         return UNKNOWN_VALUE
     if m == "unbind":
@@ -347,9 +370,42 @@ def _open_rank_swap(c: Call) -> Value:
 
 
 def _contiguous(c: Call) -> Value:
+    fmt = _memory_format(c)
+    if fmt not in (None, "contiguous_format"):
+        return _formatted(c, fmt)  # the receiver itself when it is already in that format
     if c.sizes is not None:
         return Value(c.recv.kind, sizes=c.sizes, strides=L.contiguous_strides(c.sizes))
-    return c.plain
+    if c.recv.open_layout is not None:  # the dims past those known stay contiguous among themselves
+        sizes = c.recv.open_layout[0]
+        return Value(c.recv.kind, open_layout=(sizes, L.contiguous_strides(sizes)))
+    return Value(c.recv.kind)  # contiguous, whatever it was made from
+
+
+def _memory_format(c: Call) -> Optional[str]:
+    """The ``memory_format=`` keyword: torch's name for it (``"channels_last"``), ``""`` when
+    it is not a name the analysis knows, None when there is none."""
+    fmt = next((k.value for k in c.node.keywords if k.arg == "memory_format"), None)
+    if fmt is None:
+        return None
+    q = c.ev.static_qualname(fmt)
+    return q[6:] if q is not None and q.startswith("torch.") else ""
+
+
+def _formatted(c: Call, fmt: str) -> Value:
+    """A tensor of the receiver's sizes laid out in memory format ``fmt`` (``clone`` and
+    ``contiguous`` with ``memory_format=``): contiguous, or channels-last (4 dims, the
+    channels fastest; 5 dims for ``channels_last_3d``); else strides not known."""
+    sizes = c.sizes
+    order = None
+    if sizes is not None and fmt == "contiguous_format":
+        return Value(c.recv.kind, sizes=sizes, strides=L.contiguous_strides(sizes))
+    if sizes is not None and (fmt, len(sizes)) in (("channels_last", 4), ("channels_last_3d", 5)):
+        order = [0] + list(range(2, len(sizes))) + [1]  # n, (d,) h, w, c: the memory order
+    if order is None:
+        return Value(c.recv.kind, sizes=sizes, permuted_by=c.label)
+    mem = L.contiguous_strides([sizes[d] for d in order])  # type: ignore[index]
+    strides = tuple(mem[order.index(d)] for d in range(len(sizes)))  # type: ignore[union-attr]
+    return Value(c.recv.kind, sizes=sizes, strides=strides, permuted_by=c.label)
 
 
 def _expand(c: Call) -> Value:
@@ -402,16 +458,157 @@ def _unsqueeze(c: Call) -> Value:
 
 
 def _layout_preserving(c: Call) -> Value:
+    """The methods ``api.LAYOUT_PRESERVING_METHODS`` lists: aliases and in-place ops (the
+    receiver's layout, dense or not), copies with ``preserve_format`` (a dense receiver's
+    strides), ``masked_fill`` (a contiguous copy) and TensorIterator ops
+    (:func:`elementwise_layout`)."""
     kind, sizes, strides, m = c.recv.kind, c.sizes, c.strides, c.m
-    if m in ("to", "type_as", "clone") and any(k.arg == "memory_format" for k in c.node.keywords):
-        fmt = next(k.value for k in c.node.keywords if k.arg == "memory_format")
-        if c.ev.static_qualname(fmt) == "torch.contiguous_format" and sizes is not None:
-            return Value(kind, sizes=sizes, strides=L.contiguous_strides(sizes))
-        return Value(kind, sizes=sizes, permuted_by=c.taint)
-    if sizes is not None and strides is not None and not L.is_dense(sizes, strides) \
-            and m not in ("detach", "detach_", "requires_grad_"):
-        return Value(kind, sizes=sizes, permuted_by=c.taint)  # copies come out dense
-    return Value(kind, sizes=sizes, strides=strides, permuted_by=c.recv.permuted_by)
+    fmt = _memory_format(c)
+    if m == "clone" and fmt not in (None, "preserve_format"):
+        return _formatted(c, fmt)  # a fresh tensor in that format
+    if m in ("to", "type_as") and fmt not in (None, "preserve_format"):
+        # returns the receiver itself when dtype and device are already right, and then
+        # x.transpose(1, 2).to(memory_format=torch.contiguous_format) keeps its strides
+        if fmt == "contiguous_format" and sizes is not None and strides is not None \
+                and strides == L.contiguous_strides(sizes):
+            return Value(kind, sizes=sizes, strides=strides)
+        return Value(kind, sizes=sizes, permuted_by=c.taint or c.label)
+    if m in _ALIASES or m.endswith("_"):  # the receiver itself, or a view of all of it
+        return Value(kind, sizes=sizes, strides=strides, permuted_by=c.recv.permuted_by,
+                     open_layout=c.recv.open_layout)
+    if m == "masked_fill":
+        return masked_fill_layout(kind, c.recv, _arg_value(c.ev, c.node, 0, "mask"))
+    if m in _COPIES:
+        return elementwise_layout(kind, [c.recv], c.label)
+    if any(k.arg == "out" for k in c.node.keywords):
+        return Value(kind, sizes=sizes, permuted_by=c.taint or c.label)
+    return elementwise_layout(kind, [c.recv] + _operand_values(c.ev, c.node, c.args), c.label,
+                              keep_rank=True)
+
+
+def _where(c: Call) -> Value:
+    """``x.where(cond, y)`` is ``torch.where(cond, x, y)``: a TensorIterator op of the three."""
+    if len(c.args) != 2 or c.node.keywords:
+        return c.plain
+    cond, other = (c.ev.cache.get(id(a)) or UNKNOWN_VALUE for a in c.args)
+    return elementwise_layout(c.recv.kind, [cond, c.recv, other], c.label)
+
+
+# How the methods ``api.LAYOUT_PRESERVING_METHODS`` lists lay out their result, besides
+# in-place ones (named ``..._``): aliases, and copies that keep a dense input's strides
+# (``preserve_format``; arguments are dtypes, devices or tensors to take them from).
+_ALIASES = frozenset("detach detach_ requires_grad_".split())
+_COPIES = frozenset(
+    "clone to cuda cpu float double half bfloat16 int long short bool byte char type_as".split())
+# Keyword arguments of elementwise ops that are never tensors.
+_SCALAR_KEYWORDS = frozenset(
+    "alpha rounding_mode decimals nan posinf neginf approximate inplace value".split())
+# torch.<name>(...) that are TensorIterator ops of their tensor arguments (``real`` is a view).
+_TORCH_POINTWISE = frozenset(api.TENSOR_FUNCTIONS & frozenset(
+    """
+    abs absolute acos acosh add addcdiv addcmul angle asin asinh atan atan2 atanh bitwise_and
+    bitwise_not bitwise_or bitwise_xor ceil clamp clamp_max clamp_min clip cos cosh deg2rad
+    digamma div divide erf erfc erfinv exp exp2 expm1 fix float_power floor floor_divide fmod
+    frac hypot i0 lerp lgamma log log10 log1p log2 logaddexp logical_and logical_not
+    logical_or logical_xor logit mul multiply nan_to_num neg negative nextafter pow
+    rad2deg reciprocal remainder round rsqrt sigmoid sign sgn signbit sin sinc sinh sqrt
+    square sub subtract tan tanh true_divide trunc xlogy relu gelu silu celu selu elu
+    eq ne lt le gt ge isnan isinf isfinite isneginf isposinf
+    """.split()))
+# torch.nn.functional.<name>(x, ...): TensorIterator ops of x alone (their other arguments
+# are numbers and flags), or x itself (in place, dropout in eval).
+_FUNCTIONAL_POINTWISE = frozenset(
+    """
+    relu relu6 gelu silu mish elu selu celu leaky_relu hardtanh hardswish hardsigmoid sigmoid
+    tanh softplus softsign logsigmoid dropout
+    """.split())
+
+
+def _arg_value(ev, node: ast.Call, i: int, name: str) -> Value:
+    """The value of argument ``i`` of a method call (or of keyword ``name``)."""
+    if len(node.args) > i:
+        return ev.cache.get(id(node.args[i])) or UNKNOWN_VALUE
+    kw = next((k.value for k in node.keywords if k.arg == name), None)
+    return UNKNOWN_VALUE if kw is None else ev.cache.get(id(kw)) or UNKNOWN_VALUE
+
+
+def _operand_values(ev, node: ast.Call, arg_nodes: Sequence[ast.AST]) -> List[Value]:
+    """The values of the arguments that may be tensor inputs of an elementwise op: the
+    positional ones and keyword ones other than options that are never tensors."""
+    nodes = list(arg_nodes) + [k.value for k in node.keywords if k.arg not in _SCALAR_KEYWORDS]
+    return [UNKNOWN_VALUE if isinstance(a, ast.Starred) else ev.cache.get(id(a)) or UNKNOWN_VALUE
+            for a in nodes]
+
+
+def _operand_layout(v: Value):
+    """(sizes, strides) of a tensor input, an untraced one assumed contiguous as elsewhere;
+    None when not known."""
+    if v.sizes is None:
+        return None
+    if v.strides is not None:
+        return v.sizes, v.strides
+    if v.permuted_by is None:
+        return v.sizes, L.contiguous_strides(v.sizes)
+    return None
+
+
+def _taint(values: Sequence[Value]) -> Optional[str]:
+    """The permutation one of the values (or an item of one) was made by, if any."""
+    for v in values:
+        if v.permuted_by:
+            return v.permuted_by
+        for e in v.elems or ():
+            if e.permuted_by:
+                return e.permuted_by
+    return None
+
+
+def elementwise_layout(kind: str, inputs: Sequence[Value], label: str,
+                       keep_rank: bool = False) -> Value:
+    """The result of a TensorIterator op of ``inputs`` (the receiver among them; Python
+    numbers are left out): its strides by :func:`layout.elementwise`, else unknown and
+    never assumed contiguous when an input was permuted.  ``keep_rank``: an input whose
+    sizes are not known (a scale in a name) is taken to broadcast into the others, as the
+    binary operators do."""
+    tensors = [v for v in inputs if v.kind != NOT]
+    if not tensors:
+        return Value(kind)
+    taint = _taint(tensors)
+    layouts = [_operand_layout(v) for v in tensors]
+    known = [lay for lay in layouts if lay is not None]
+    mark = taint or (label if any(st != L.contiguous_strides(sz) for sz, st in known) else None)
+    if len(known) == len(layouts):
+        sizes = L.broadcast(*(sz for sz, _ in known))
+        if sizes is None:
+            return Value(kind, permuted_by=mark)
+        strides = L.elementwise(known)
+        if strides is None:
+            return Value(kind, sizes=sizes, permuted_by=mark)
+        return Value(kind, sizes=sizes, strides=strides, permuted_by=taint)
+    if len(tensors) == 1 and tensors[0].open_layout is not None:
+        # a tensor of unknown rank: dense, its strides carry over (numbers are no input)
+        sizes, strides = tensors[0].open_layout
+        if L.is_dense(sizes, strides):
+            return Value(kind, permuted_by=taint, open_layout=tensors[0].open_layout)
+        return Value(kind, permuted_by=mark)
+    first = tensors[0]
+    sizes = None
+    if keep_rank and first.sizes is not None and all(
+            v.sizes is None or L.broadcast(first.sizes, v.sizes) == first.sizes for v in tensors):
+        sizes = first.sizes
+    return Value(kind, sizes=sizes, permuted_by=mark)
+
+
+def masked_fill_layout(kind: str, x: Value, mask: Value) -> Value:
+    """``x.masked_fill(mask, v)`` is no TensorIterator op: it clones the broadcast of x and
+    mask with ``MemoryFormat::Contiguous``, whatever their layouts.  A mask whose sizes are
+    not known is taken to broadcast into x (a masked_fill_ would require it)."""
+    sizes = x.sizes
+    if sizes is not None and mask.sizes is not None:
+        sizes = L.broadcast(sizes, mask.sizes)
+    if sizes is None:
+        return Value(kind)  # contiguous, of sizes not known
+    return Value(kind, sizes=sizes, strides=L.contiguous_strides(sizes))
 
 
 def _shape_preserving(c: Call) -> Value:
@@ -441,6 +638,8 @@ METHOD_LAYOUT: Dict[str, Callable[[Call], Value]] = {
     "view": _view,
     "reshape": _view,
     "unsqueeze": _unsqueeze,
+    "where": _where,
+    "masked_fill": _layout_preserving,  # a contiguous copy, whichever table lists it
     "matmul": _matmul, "mm": _matmul, "bmm": _matmul,
     "new_zeros": _new_factory, "new_ones": _new_factory, "new_empty": _new_factory,
 }

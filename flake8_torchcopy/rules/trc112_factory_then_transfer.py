@@ -16,6 +16,7 @@ _DEVICE_EXACT = frozenset({"zeros", "ones", "full", "eye", "tensor"})
 _DTYPE_EXACT = frozenset({"zeros", "ones", "eye"})
 _FACTORIES = _DEVICE_EXACT | {"empty", "arange", "linspace", "logspace", "rand", "randn", "randint",
                               "randperm", "zeros_like", "ones_like", "full_like"}
+_DEFAULT_DTYPES = frozenset({"torch.float", "torch.float32"})
 _DTYPES = frozenset(f"torch.{n}" for n in """
     float float32 float64 double float16 half bfloat16 int int8 int16 int32 int64 long short
     uint8 bool complex64 complex128 cfloat cdouble""".split())
@@ -109,6 +110,9 @@ class FactoryThenTransfer(Rule):
         if what is None:
             return
         kind, value = what
+        if kind == "dtype" and "dtype" not in fkw and ctx.qualname(node.args[0] if node.args else
+                                                                node.keywords[0].value) in _DEFAULT_DTYPES:
+            return  # float32 is the default: most likely a no-op
         if kind != "device" and "dtype" in fkw:
             return  # arange(n, dtype=torch.int64).to(dtype): computed exactly, then cast on purpose
         fixable = kind == "device" and name in _DEVICE_EXACT or kind == "dtype" and name in _DTYPE_EXACT \
