@@ -27,6 +27,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--after", help="the rewritten expression")
     p.add_argument("--rules", action="store_true", help="verify every fix of every rule from its examples")
     p.add_argument("--select", default="", help="with --rules: comma-separated rule codes")
+    p.add_argument("--rule", metavar="CODE",
+                   help="with --before/--after: the rule the rewrite comes from (TRC107...), which "
+                        "decides the errors of the original it may remove and be 'improved'; "
+                        "without it only a .view() size/stride RuntimeError counts")
     p.add_argument("--device", default="all", choices=("cpu", "cuda", "all"),
                    help="cpu, cuda, or all (CPU always, CUDA when available; default)")
     p.add_argument("--json", metavar="PATH", help="write the report(s) as JSON ('-' for stdout)")

@@ -100,7 +100,7 @@ def _run_rules(args, sizes, min_run_time) -> int:
             inputs[name.strip()] = spec
         rep = verify_expressions(ex["before"], ex["after"], inputs=inputs, devices=args.device,
                                  bench=bench, seed=args.seed, sizes=sizes, max_cases=args.max_cases,
-                                 min_run_time=min_run_time, repeats=args.repeats)
+                                 min_run_time=min_run_time, repeats=args.repeats, rule=ex["rule"])
         rows.append({**ex, "report": rep})
         print(f"{ex['rule']}[{ex['index']}] {rep.status}: {ex['before']} -> {ex['after']}", file=sys.stderr)
     devices: List[str] = []
@@ -111,7 +111,7 @@ def _run_rules(args, sizes, min_run_time) -> int:
     print(_rules_table(rows, devices))
     for row in rows:
         rep = row["report"]
-        if rep.status == "mismatch" or rep.reason:
+        if rep.status == "mismatch" or rep.reason or rep.notes:
             print(f"\n{row['rule']}[{row['index']}] ({'unsafe' if row['unsafe'] else 'safe'}):")
             print(rep.summary())
     if args.json:
@@ -163,10 +163,14 @@ def _run_pair(args, sizes, min_run_time) -> int:
     except SpecError as exc:
         print(f"torchcopy-verify: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    rule = (args.rule or "").strip().upper() or None
+    if rule is not None and rule not in {r.code for r in load_rules()}:
+        print(f"torchcopy-verify: unknown rule code: {rule}", file=sys.stderr)
+        return EXIT_USAGE
     bench = True if args.bench is None else args.bench
     rep = verify_expressions(args.before, args.after, inputs=inputs, devices=args.device, bench=bench,
                              seed=args.seed, sizes=sizes, max_cases=args.max_cases,
-                             min_run_time=min_run_time, repeats=args.repeats)
+                             min_run_time=min_run_time, repeats=args.repeats, rule=rule)
     print(rep.summary())
     for dev in rep.speedup:
         sp = rep.speedup[dev]

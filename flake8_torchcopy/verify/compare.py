@@ -1,13 +1,16 @@
 """Equivalence: run an expression on fresh inputs and compare everything observable.
 
 :func:`observe` evaluates one expression on one case and records an
-:class:`Observation`; :func:`compare` says whether two observations agree,
-whether the second is an improvement (the first raised or warned where the
-second does not), or names the first property that differs.
+:class:`Observation`, global state included (random generators, grad mode, default
+dtype and device, printed output: see :mod:`.state`); :func:`compare` says whether two
+observations agree, whether the second is an improvement (the first raised an error the
+rule exists to remove, see :mod:`.rescues`, or warned, where the second does not), or
+names the first property that differs.
 """
 from __future__ import annotations
 
 import contextlib
+import io
 import random
 import warnings
 from dataclasses import dataclass, field
@@ -15,12 +18,16 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import torch
 
+from . import state as _state
+from .rescues import accepted_type_change, is_rescue
+from .rescues import describe as describe_rescues
+
 # Deciding properties, in the order a mismatch is reported.
 PROPERTIES: Tuple[str, ...] = (
     "exception", "type", "dtype", "device", "shape", "layout", "values", "strides", "memory_format",
     "conj_neg", "requires_grad", "is_leaf", "grad_fn", "is_inference", "identity", "aliasing",
     "output_aliasing", "version_counter", "inputs_after", "grads", "warnings",
-)
+) + _state.STATE_PROPERTIES
 
 
 # Warnings torch emits for the synthesized inputs themselves, not for what an expression does.
@@ -30,7 +37,11 @@ NOISE_WARNINGS: Tuple[str, ...] = ("Sparse CSR tensor support is in beta state",
 @dataclass
 class Observation:
     exception: Optional[str] = None  # exception type name
-    message: str = ""
+    message: str = ""  # its first line, shortened (for reports)
+    exc_type: Optional[type] = None
+    full_message: str = ""
+    backward_error: Optional[Tuple[type, str]] = None  # type and message of an error in backward
+    state: Dict[str, Any] = field(default_factory=dict)  # global state after the expression
     props: Dict[str, Any] = field(default_factory=dict)
     warnings: List[Tuple[str, str]] = field(default_factory=list)
     tensors: List[Any] = field(default_factory=list)  # output leaves (for value compare)
@@ -184,30 +195,83 @@ def default_dtype(name: str):
         torch.set_default_dtype(old)
 
 
+_SEEDED: Dict[int, Dict[str, str]] = {}  # seed -> the generators' digests right after seeding
+
+
+def _seeded_rng(seed: int) -> Dict[str, str]:
+    """The digests of the generators as :func:`seed_everything` just left them (the same for
+    both sides of a case: computed once)."""
+    if seed not in _SEEDED:
+        if len(_SEEDED) > 4:
+            _SEEDED.clear()
+        _SEEDED[seed] = _state.rng_fingerprint(_state.capture()["rng"])
+    return _SEEDED[seed]
+
+
+def _state_after(seeded: Dict[str, str], out: str, err: str) -> Dict[str, Any]:
+    """The global state now, per deciding property; a generator's state as "as seeded"
+    when the expression left it as it found it (else its digest)."""
+    now = _state.fingerprint(_state.capture())
+    now["rng_state"] = {k: "as seeded" if v == seeded.get(k) else f"changed ({v})"
+                        for k, v in now["rng_state"].items()}
+    now["stdout"], now["stderr"] = out, err
+    return now
+
+
 def observe(code, env: Dict[str, Any], grad_mode: str, weight_seed: int,
             dtype_default: str = "float32") -> Observation:
     """Evaluate compiled ``code`` with ``env`` (the inputs plus globals) and record everything.
 
     The random state is seeded with ``weight_seed`` first and the default dtype set to
-    ``dtype_default`` while the expression runs, so both sides see the same."""
+    ``dtype_default`` while the expression runs, so both sides start from the same state;
+    what the expression prints is captured, and the global state after it is recorded
+    (``Observation.state``) and then put back as it was before the call (the random
+    generators are left seeded, as the next call seeds them again)."""
     obs = Observation()
     inputs = {k: v for k, v in env.items() if isinstance(v, torch.Tensor) and not k.startswith("__")}
     input_names = [k for k in env.get("__input_names__", ()) if k in inputs]
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            seed_everything(weight_seed)
-            with _mode(grad_mode), default_dtype(dtype_default):
-                result = eval(code, env)  # noqa: S307 - the user's own expression
-        except Exception as exc:  # noqa: BLE001
-            obs.exception = type(exc).__name__
-            obs.message = str(exc).splitlines()[0][:200] if str(exc) else ""
-            result = None
-    obs.warnings = [(w.category.__name__, str(w.message)) for w in caught
-                    if not str(w.message).startswith(NOISE_WARNINGS)]
+    entry = _state.capture(rng=False)
+    try:
+        result = _run(code, env, grad_mode, weight_seed, dtype_default, obs)
+    finally:
+        _state.restore(entry)
     if obs.exception is not None:
         return obs
+    try:
+        _record(obs, result, inputs, input_names, weight_seed)
+    finally:
+        _state.restore(entry)
+    return obs
 
+
+def _run(code, env: Dict[str, Any], grad_mode: str, weight_seed: int, dtype_default: str,
+         obs: Observation) -> Any:
+    """Evaluate the expression under the case's modes; exceptions, warnings, printed output
+    and the global state after it go into ``obs``."""
+    out, err = io.StringIO(), io.StringIO()
+    result = None
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        seed_everything(weight_seed)
+        seeded = _seeded_rng(weight_seed)
+        with _mode(grad_mode), default_dtype(dtype_default):
+            try:
+                with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                    result = eval(code, env)  # noqa: S307 - the user's own expression
+            except Exception as exc:  # noqa: BLE001
+                obs.exception = type(exc).__name__
+                obs.exc_type = type(exc)
+                obs.full_message = str(exc)
+                obs.message = str(exc).splitlines()[0][:200] if str(exc) else ""
+            obs.state = _state_after(seeded, out.getvalue(), err.getvalue())
+    obs.warnings = [(w.category.__name__, str(w.message)) for w in caught
+                    if not str(w.message).startswith(NOISE_WARNINGS)]
+    return result
+
+
+def _record(obs: Observation, result: Any, inputs: Dict[str, Any], input_names: List[str],
+            weight_seed: int) -> None:
+    """The properties of a result, its gradients and the inputs afterwards."""
     leaves: List[Any] = []
     _flatten(result, leaves)
     spans = {n: _span(inputs[n]) for n in input_names}
@@ -259,13 +323,13 @@ def observe(code, env: Dict[str, Any], grad_mode: str, weight_seed: int,
                 obs.grads[n] = None if g is None else g.detach().clone()
         except Exception as exc:  # noqa: BLE001
             obs.grads["<backward>"] = type(exc).__name__
+            obs.backward_error = (type(exc), str(exc))
     for n in input_names:
         t = inputs[n]
         try:
             obs.inputs_after[n] = t.detach().clone()
         except Exception:  # noqa: BLE001
             obs.inputs_after[n] = None
-    return obs
 
 
 def _eq(a: Any, b: Any) -> bool:
@@ -295,6 +359,8 @@ def differences(before: Observation, after: Observation) -> List[Tuple[str, str,
     """Every deciding property that differs, in report order (both ran)."""
     out: List[Tuple[str, str, str]] = []
     for prop in PROPERTIES[1:]:
+        if prop in _state.STATE_PROPERTIES:
+            continue  # compared for every case, by state_differences
         if prop == "values":
             a, b = before.tensors, after.tensors
             same = len(a) == len(b) and all(_eq(x, y) for x, y in zip(a, b))
@@ -315,6 +381,23 @@ def differences(before: Observation, after: Observation) -> List[Tuple[str, str,
     return out
 
 
+def state_differences(before: Observation, after: Observation) -> List[Tuple[str, str, str, str]]:
+    """The global state after each side (both start from the same): random generators,
+    grad mode, default dtype and device, deterministic algorithms, other torch settings,
+    printed output.  Each difference is (property, before, after, why)."""
+    out: List[Tuple[str, str, str, str]] = []
+    for prop in _state.STATE_PROPERTIES:
+        a, b = before.state.get(prop), after.state.get(prop)
+        if a == b:
+            continue
+        if isinstance(a, dict) and isinstance(b, dict):
+            keys = [k for k in dict.fromkeys([*a, *b]) if a.get(k) != b.get(k)]
+            a, b = ({k: d.get(k) for k in keys} for d in (a, b))
+        out.append((prop, _show(a), _show(b),
+                    f"changes global state: {_state.WHAT_CHANGES[prop]} differs after the rewrite"))
+    return out
+
+
 def _fewer_warnings(before: List[Tuple[str, str]], after: List[Tuple[str, str]]) -> bool:
     rest = list(before)
     for w in after:
@@ -328,27 +411,71 @@ def _only_before_failed_backward(before: Dict[str, Any], after: Dict[str, Any]) 
     return "<backward>" in before and "<backward>" not in after
 
 
-def compare(before: Observation, after: Observation) -> Tuple[str, List[Tuple[str, str, str]]]:
+def _raised(obs: Observation) -> str:
+    return f"{obs.exception}: {obs.message}" if obs.message else str(obs.exception)
+
+
+def compare(before: Observation, after: Observation,
+            rule: Optional[str] = None) -> Tuple[str, List[Tuple[str, ...]]]:
     """``("equal" | "improved" | "both_raised" | "mismatch", differing properties)``.
 
-    The first differing property is the one to report.  "improved": the original raised
-    (in the expression or in backward) or warned where the rewrite did not, all else equal.
-    "both_raised" carries the two exceptions (their types may differ: both reject the input).
+    Each difference is ``(property, before, after)``, or with a fourth item saying why it
+    is a change of behaviour; the first one is the one to report.
+
+    - The global state after each side (see :func:`state_differences`) must agree, in
+      every case, whichever side raised.
+    - Both raised: "both_raised" (the case is not compared) only when the exception types
+      are the same; a different type is a mismatch, unless the pair of errors is one the
+      ``rule`` accepts (see :func:`.rescues.accepted_type_change`: TRC201's ``view`` and
+      ``reshape`` both refusing a sparse layout), when the "both_raised" difference carries
+      a fourth item, the note saying why.  Messages are not compared otherwise (torch's
+      name the operator, which a respelling changes).
+    - Only the original raised, in the expression or in backward: "improved" only when its
+      error is one the rewrite's ``rule`` exists to remove (``None``: the rule is not
+      known; see :mod:`.rescues`); any other error turned into a value is a mismatch.
+    - Both ran: "improved" when the rewrite only warns less, else equal or a mismatch.
     """
+    state = state_differences(before, after)
     if before.exception is not None or after.exception is not None:
         if before.exception is not None and after.exception is not None:
-            return "both_raised", [("exception", f"{before.exception}: {before.message}",
-                                    f"{after.exception}: {after.message}")]
+            pair = ("exception", _raised(before), _raised(after))
+            if before.exc_type is not after.exc_type:
+                note = accepted_type_change(rule, (before.exc_type, before.full_message),
+                                            (after.exc_type, after.full_message))
+                if note is None:
+                    why = (f"changes behaviour: the original raised {before.exception}, the rewrite "
+                           f"{after.exception} (the exception types must be the same)")
+                    return "mismatch", [pair + (why,)] + state
+                if state:
+                    return "mismatch", state
+                return "both_raised", [pair + (note,)]
+            if state:
+                return "mismatch", state
+            return "both_raised", [pair]
         if before.exception is not None:
-            return "improved", [("exception", f"{before.exception}: {before.message}", "no exception")]
-        return "mismatch", [("exception", "no exception", f"{after.exception}: {after.message}")]
-    diffs = differences(before, after)
+            if not is_rescue(rule, before.exc_type, before.full_message):
+                why = (f"changes behaviour: the original raised {before.exception}, the rewrite "
+                       f"returns a value ({describe_rescues(rule)})")
+                return "mismatch", [("exception", _raised(before), "returns a value", why)] + state
+            if state:
+                return "mismatch", state
+            return "improved", [("exception", _raised(before), "no exception")]
+        return "mismatch", [("exception", "no exception", _raised(after))] + state
+    diffs: List[Tuple[str, ...]] = list(differences(before, after))
+    if [d[0] for d in diffs] == ["grads"] and _only_before_failed_backward(before.grads, after.grads):
+        exc_type, message = before.backward_error or (None, "")
+        name = before.grads["<backward>"]
+        if not state and is_rescue(rule, exc_type, message, in_backward=True):
+            return "improved", [("backward", f"{name} in backward", "no exception")]
+        why = (f"changes behaviour: the original's backward raised {name}, the rewrite's "
+               f"returns gradients ({describe_rescues(rule)})")
+        shown = f"{name} in backward: {message.splitlines()[0][:200] if message else ''}"
+        return "mismatch", [("backward", shown, "gradients", why)] + state
+    diffs += state
     if not diffs:
         return "equal", []
     if [d[0] for d in diffs] == ["warnings"] and _fewer_warnings(before.warnings, after.warnings):
         return "improved", diffs
-    if [d[0] for d in diffs] == ["grads"] and _only_before_failed_backward(before.grads, after.grads):
-        return "improved", [("backward", f"{before.grads['<backward>']} in backward", "no exception")]
     return "mismatch", diffs
 
 

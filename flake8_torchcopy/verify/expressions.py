@@ -3,13 +3,16 @@ from __future__ import annotations
 
 import ast
 import builtins
+import contextlib
 import copy as _copy
+import os
 import time
 import warnings
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import torch
 
+from . import state as _state
 from .compare import NOISE_WARNINGS, compare, observe, warn_always
 from .inputs import build_inputs, make_cases
 from .specs import IGNORED_NAMES, InputSpec, SpecError, parse_spec
@@ -152,22 +155,26 @@ class _Tally:
         self.both_raised: Dict[str, int] = {}
         self.equal = self.rescued = self.quieter = 0
         self.uncomparable: Dict[str, str] = {}  # verifier error -> first case
+        self.notes: Dict[str, int] = {}  # why both raising different types was accepted -> cases
+        # mismatching cases, in order: (the original raised), differing properties, the entry
+        self.mismatched: List[Tuple[bool, List[str], Dict[str, str]]] = []
 
     def skip(self, why: str) -> None:
         self.skipped[why] += 1
 
-    def add(self, rep: Report, label: str, verdict: str, diffs, ob) -> None:
+    def add(self, rep: Report, label: str, verdict: str, diffs, ob, oa) -> None:
         if verdict == "both_raised":
             self.skip("both raised")
-            exc_b, exc_a = (d.split(":", 1)[0] for d in diffs[0][1:])
-            key = exc_b if exc_b == exc_a else f"{exc_b} / {exc_a}"
+            key = ob.exception if ob.exception == oa.exception else f"{ob.exception} / {oa.exception}"
             self.both_raised[key] = self.both_raised.get(key, 0) + 1
+            if len(diffs[0]) > 3:  # different types, a pair the rule accepts: say so
+                self.notes[diffs[0][3]] = self.notes.get(diffs[0][3], 0) + 1
             return
         rep.cases += 1
         if verdict == "equal":
             self.equal += 1
             return
-        prop, before, after = diffs[0]
+        prop, before, after = diffs[0][:3]
         if verdict == "improved":
             if prop in ("exception", "backward"):
                 self.rescued += 1
@@ -176,26 +183,36 @@ class _Tally:
             if len(rep.improvements) < MAX_LISTED:
                 rep.improvements.append({"case": label, "property": prop, "before": before, "after": after})
             return
-        rep.mismatch_count += 1
-        for d in diffs:
-            rep.mismatch_properties[d[0]] = rep.mismatch_properties.get(d[0], 0) + 1
-        if len(rep.mismatches) < MAX_LISTED:
-            rep.mismatches.append({"case": label, "property": prop, "before": before, "after": after,
-                                   "all_properties": ", ".join(d[0] for d in diffs)})
+        entry = {"case": label, "property": prop, "before": before, "after": after,
+                 "all_properties": ", ".join(d[0] for d in diffs)}
+        if len(diffs[0]) > 3:
+            entry["reason"] = diffs[0][3]
+        self.mismatched.append((ob.exception is not None, [d[0] for d in diffs], entry))
 
     def finish(self, rep: Report) -> None:
         """``improved`` needs cases where both ran (all equal or quieter after) *and* an
-        improvement; where the original never ran there is nothing to compare with."""
+        improvement; where the original never ran there is nothing to compare with: the cases
+        where it raised and the rewrite did otherwise then give ``unverified``, not a
+        mismatch, unless a case where the original ran differs."""
         rep.skipped = self.skipped
         rep.both_raised = self.both_raised
+        rep.notes += [f"{why} ({n} cases, counted as rejected by both versions)" for why, n in self.notes.items()]
         both_ran = self.equal + self.quieter
-        if rep.mismatch_count:
+        others = [m for m in self.mismatched if not m[0]]
+        raised = len(self.mismatched) - len(others)
+        if others or (self.mismatched and both_ran):
             rep.status = "mismatch"
+            for _, props, entry in self.mismatched:
+                rep.mismatch_count += 1
+                for p in props:
+                    rep.mismatch_properties[p] = rep.mismatch_properties.get(p, 0) + 1
+                if len(rep.mismatches) < MAX_LISTED:
+                    rep.mismatches.append(entry)
         elif both_ran == 0:
             rep.status = "unverified"
-            if self.rescued:
-                why = (f"the original raised on every input it was given ({self.rescued} cases) and "
-                       "never ran: there is no case to compare the rewrite with")
+            if self.rescued or raised:
+                why = (f"the original raised on every input it was given ({self.rescued + raised} cases) "
+                       "and never ran: there is no case to compare the rewrite with")
             else:
                 why = "no case could be compared: every input was unsupported or both versions raised"
             rep.reason = "; ".join(r for r in (rep.reason, why) if r)
@@ -217,8 +234,24 @@ def verify_expressions(
     min_run_time: float = 0.05,
     repeats: int = 5,
     env: Optional[Dict[str, Any]] = None,
+    rule: Optional[str] = None,
 ) -> Report:
-    """Run ``before`` and ``after`` on the same synthesized inputs and compare them."""
+    """Run ``before`` and ``after`` on the same synthesized inputs and compare them.
+
+    ``rule`` is the code of the rule the rewrite comes from: it decides which errors of
+    the original the rewrite may remove and still be ``improved`` (see :mod:`.rescues`);
+    None when it is not known.  The process's global state (random generators, default
+    dtype and device...) is the same afterwards as before."""
+    entry = _state.capture()
+    try:
+        return _verify_expressions(before, after, inputs, devices, bench, seed, sizes, max_cases,
+                                   min_run_time, repeats, env, rule)
+    finally:
+        _state.restore(entry)
+
+
+def _verify_expressions(before, after, inputs, devices, bench, seed, sizes, max_cases, min_run_time,
+                        repeats, env, rule) -> Report:
     t0 = time.perf_counter()
     rep = Report(before=before, after=after)
     try:
@@ -270,18 +303,19 @@ def verify_expressions(
                                  rng_seed, case.default_dtype)
                     oa = observe(a_code, {**glb, **in_a, "__input_names__": list(in_a)}, case.grad_mode,
                                  rng_seed, case.default_dtype)
-                    verdict, diffs = compare(ob, oa)
+                    verdict, diffs = compare(ob, oa, rule)
                 except Exception as exc:  # noqa: BLE001 - a result the verifier cannot inspect
                     tally.skip("result not comparable")
                     tally.uncomparable.setdefault(f"{type(exc).__name__}: {exc}"[:200], f"{dev} {case.describe()}")
                     continue
-                tally.add(rep, f"{dev} {case.describe()}", verdict, diffs, ob)
+                tally.add(rep, f"{dev} {case.describe()}", verdict, diffs, ob, oa)
     tally.finish(rep)
     if bench and rep.status != "unverified":
         from .bench import DEFAULT_SIZES, bench_pair
 
-        rep.speedup, rep.timings = bench_pair(
-            b_code, a_code, specs, run_devs, sizes or DEFAULT_SIZES, glb, min_run_time=min_run_time,
-            repeats=repeats)
+        with open(os.devnull, "w") as null, contextlib.redirect_stdout(null), contextlib.redirect_stderr(null):
+            rep.speedup, rep.timings = bench_pair(
+                b_code, a_code, specs, run_devs, sizes or DEFAULT_SIZES, glb, min_run_time=min_run_time,
+                repeats=repeats)
     rep.seconds = round(time.perf_counter() - t0, 3)
     return rep

@@ -180,16 +180,27 @@ def make_cases(specs: Dict[str, InputSpec], seed: int = 0, max_cases: Optional[i
                                        rg and dt in FLOAT_DTYPES, kind, special=special, strides=strides)
         cases.append(Case(tensors, vals, gmode, len(cases), DEFAULT_DTYPES[i % 4 == 1]))
 
-    # A few cases where several tensor inputs have different shapes / ranks.
+    # A few cases where several tensor inputs have different shapes / ranks, each within
+    # what its own spec allows (its dtypes, layouts, ranks; a fixed shape or strides stay).
     if len(tensor_names) > 1:
         for i in range(12):
+            vals = values_for(i)
             tensors = {}
             for name in tensor_names:
-                r = rng.choice(ranks)
-                shp = _shape_for(r, rng)
-                tensors[name] = TensorCase(rng.choice(("float32", "float64", "int64")), r,
-                                           rng.choice(LAYOUTS), shp)
-            cases.append(Case(tensors, values_for(i), rng.choice(GRAD_MODES), len(cases)))
+                s = specs[name]
+                dts = tuple(s.opt("dtype").split("|")) if s.opt("dtype") else ("float32", "float64", "int64")
+                lays = tuple(s.opt("layout").split("|")) if s.opt("layout") else LAYOUTS
+                dt, lay, strides = rng.choice(dts), rng.choice(lays), None
+                if s.opt("strides"):
+                    shp = eval_shape(s.opt("shape") or "", vals)
+                    lay, strides = "strided", eval_shape(s.opt("strides") or "", vals)
+                elif s.opt("shape"):
+                    shp = eval_shape(s.opt("shape") or "", vals)
+                else:
+                    shp = _shape_for(rng.choice(int_or_range(s.opt("rank"), ranks)), rng)
+                rg = (s.opt("requires_grad") or "").lower() in ("1", "true", "yes")
+                tensors[name] = TensorCase(dt, len(shp), lay, shp, rg and dt in FLOAT_DTYPES, strides=strides)
+            cases.append(Case(tensors, vals, rng.choice(GRAD_MODES), len(cases)))
 
     if max_cases is not None and len(cases) > max_cases:
         cases = cases[:max_cases]

@@ -23,6 +23,8 @@ class Report:
     tried: int = 0  # cases generated, over all devices
     skipped: Dict[str, int] = field(default_factory=dict)  # why a case was not compared -> count
     both_raised: Dict[str, int] = field(default_factory=dict)  # exception both sides raised -> cases
+    # ("A / B" when the types differ and the rule accepts the pair: see ``notes``)
+    notes: List[str] = field(default_factory=list)  # what was accepted, and why (not a mismatch)
     improvements: List[Dict[str, str]] = field(default_factory=list)
     mismatch_count: int = 0
     mismatch_properties: Dict[str, int] = field(default_factory=dict)  # property -> cases
@@ -50,6 +52,8 @@ class Report:
         if self.both_raised:
             rejected = ", ".join(f"{exc} in {n}" for exc, n in sorted(self.both_raised.items()))
             lines.append(f"  rejected by both versions: {rejected}")
+        for note in self.notes:
+            lines.append(f"  note: {note}")
         if self.reason:
             lines.append(f"  reason: {self.reason}")
         if self.mismatches:
@@ -58,6 +62,8 @@ class Report:
             lines.append(f"  first mismatch: {m['case']}")
             lines.append(f"    property {m['property']}: before {m['before']}")
             lines.append(f"    {' ' * (len(m['property']) + 9)}after  {m['after']}")
+            if m.get("reason"):
+                lines.append(f"    why: {m['reason']}")
         elif self.improvements:
             m = self.improvements[0]
             label = "improved" if self.status == "improved" else "only the rewrite ran"

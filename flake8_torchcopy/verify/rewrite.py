@@ -244,6 +244,7 @@ def _combine(parts: List[Report]) -> Report:
             rep.skipped[k] = rep.skipped.get(k, 0) + v
         for k, v in p.both_raised.items():
             rep.both_raised[k] = rep.both_raised.get(k, 0) + v
+        rep.notes += [f"{p.before}: {n}" for n in p.notes]
         rep.seconds += p.seconds
     statuses = [p.status for p in parts]
     for s in ("mismatch", "unverified", "improved", "equivalent"):
@@ -266,20 +267,76 @@ class FixCheck:
     parts: List[Tuple[str, str, Dict[str, Any]]] = field(default_factory=list)
     env: Dict[str, Any] = field(default_factory=dict)
     report: Optional[Report] = None  # the verdict when nothing needs to run
+    rule: Optional[str] = None  # the rule the rewrite comes from, None when not known
 
     @property
     def key(self) -> Optional[Hashable]:
         if self.report is not None:
             return None
         bound = tuple(sorted((n, getattr(v, "__name__", type(v).__name__)) for n, v in self.env.items()))
-        return tuple((b, a, tuple(sorted(inp.items()))) for b, a, inp in self.parts), bound
+        return tuple((b, a, tuple(sorted(inp.items()))) for b, a, inp in self.parts), bound, self.rule
 
 
-def prepare_fix(old_source: str, new_source: str, inputs: Optional[Dict[str, Any]] = None) -> FixCheck:
+_FINDINGS: Dict[str, list] = {}  # source -> its findings (the last few sources)
+
+
+def _findings(source: str) -> list:
+    if source not in _FINDINGS:
+        from ..engine import lint_source
+
+        if len(_FINDINGS) >= 8:
+            _FINDINGS.pop(next(iter(_FINDINGS)))
+        _FINDINGS[source] = lint_source(source)
+    return _FINDINGS[source]
+
+
+def rule_of_fix(old_source: str, new_source: str) -> Optional[str]:
+    """The code of the rule whose fix turns ``old_source`` into ``new_source``: the fix of
+    one finding, or the fixes of several findings of one rule, applied as the engine applies
+    them.  None when no rule's fixes give exactly ``new_source`` (a rewrite by hand)."""
+    from ..engine import apply_fixes
+
+    try:
+        findings = [f for f in _findings(old_source) if f.fix is not None]
+    except Exception:  # noqa: BLE001 - a source the linter cannot read, or a linter bug: no rule
+        return None
+    if not findings or old_source == new_source:
+        return None
+    # The changed span of the old text; a fix whose edits lie apart from it is not the one.
+    p = 0
+    while p < min(len(old_source), len(new_source)) and old_source[p] == new_source[p]:
+        p += 1
+    q = 0
+    while q < min(len(old_source), len(new_source)) - p and old_source[-1 - q] == new_source[-1 - q]:
+        q += 1
+    lo, hi = p, len(old_source) - q
+
+    def touches(f) -> bool:
+        return any(e.start <= hi and lo <= e.end for e in f.fix.edits)
+
+    near = [f for f in findings if touches(f)]
+    tries = [[f] for f in near]
+    codes = {f.code for f in near}
+    if len(codes) == 1 and len(near) > 1:
+        tries.append(near)
+    for chosen in tries:
+        try:
+            fixed, applied = apply_fixes(old_source, chosen, unsafe=True)
+        except Exception:  # noqa: BLE001 - a fix the engine refuses is not this rewrite
+            continue
+        if fixed == new_source and len(applied) == len(chosen):
+            return chosen[0].code
+    return None
+
+
+def prepare_fix(old_source: str, new_source: str, inputs: Optional[Dict[str, Any]] = None,
+                rule: Optional[str] = None) -> FixCheck:
     """The rewrite as applied: each changed expression widened to its enclosing expression
     (see :func:`changed_expressions`), its names bound as the static analysis knows them
     (tensors of known sizes, sizes; see :mod:`.bindings`), the module's imports and literal
-    constants, and ``inputs`` (NAME -> SPEC) over all of those.  Runs no torch code."""
+    constants, and ``inputs`` (NAME -> SPEC) over all of those.  ``rule``: the code of the
+    rule the rewrite comes from; when None, the rule whose fixes give ``new_source``
+    (:func:`rule_of_fix`), if any.  Runs no torch code."""
     try:
         env, consts = module_env(old_source)
         env_new, _ = module_env(new_source)
@@ -296,7 +353,7 @@ def prepare_fix(old_source: str, new_source: str, inputs: Optional[Dict[str, Any
     except Unisolable as exc:
         return FixCheck(report=Report("<old source>", "<new source>",
                                       reason=f"cannot isolate an expression: {exc}"))
-    check = FixCheck(env=env)
+    check = FixCheck(env=env, rule=rule if rule is not None else rule_of_fix(old_source, new_source))
     for b, a in pairs:
         used = set(free_names(b, known=list(env))) | set(free_names(a, known=list(env)))
         used |= {input_name(n) for n in _dotted_inputs(b) | _dotted_inputs(a)}
@@ -314,14 +371,17 @@ def verify_fix(
     seed: int = 0,
     max_cases: Optional[int] = None,
     check: Optional[FixCheck] = None,
+    rule: Optional[str] = None,
 ) -> Report:
     """Verify a rewrite of a module as it is applied (see :func:`prepare_fix`; pass its
-    ``check`` to skip preparing again)."""
-    check = check or prepare_fix(old_source, new_source, inputs)
+    ``check`` to skip preparing again).  ``rule``: the rule the rewrite comes from (None:
+    the one whose fixes give ``new_source``, if any; see :mod:`.rescues`)."""
+    check = check or prepare_fix(old_source, new_source, inputs, rule=rule)
     if check.report is not None:
         return check.report
     parts = [verify_expressions(b, a, inputs=inp, devices=devices, bench=bench, seed=seed,
-                                max_cases=max_cases, env=check.env) for b, a, inp in check.parts]
+                                max_cases=max_cases, env=check.env, rule=check.rule)
+             for b, a, inp in check.parts]
     return parts[0] if len(parts) == 1 else _combine(parts)
 
 
