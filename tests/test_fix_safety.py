@@ -297,6 +297,70 @@ CASES = {
             assert isinstance(t, torch.Tensor)
             return torch.tensor(t)
         """),
+    # --- the class of a result: other tensor operands choose it too
+    "a method whose operand may be a subclass": ("TRC101", "unsafe", """
+        import torch
+        def f(x):
+            y = torch.zeros(3).add(x)
+            return torch.tensor(y)
+        """),
+    "copy_ into a fresh buffer from a parameter": ("TRC101", "unsafe", """
+        import torch
+        def f(x):
+            buf = torch.empty(3).copy_(x)
+            return torch.tensor(buf)
+        """),
+    "augmented assignment with a parameter": ("TRC103", "unsafe", """
+        import torch
+        def f(x):
+            acc = torch.zeros(3)
+            acc += x
+            return acc.clone().detach()
+        """),
+    # --- TRC110: the transfer's arguments
+    "transfer to a literal device": ("TRC110", "safe", """
+        import torch
+        w = torch.randn(3, requires_grad=True)
+        y = w.to("cpu").detach()
+        """),
+    "transfer to another tensor (its class decides)": ("TRC110", "unsafe", """
+        import torch
+        def f(ref):
+            w = torch.randn(3, requires_grad=True)
+            return w.to(ref).detach()
+        """),
+    "transfer to a device read from a tensor": ("TRC110", "safe", """
+        import torch
+        w = torch.randn(3, requires_grad=True)
+        v = torch.zeros(2)
+        y = w.to(v.device).detach()
+        """),
+    # --- TRC112: what the factory gets
+    "a dtype keyword that is not a known dtype": ("TRC112", "none", """
+        import torch
+        x = torch.eye(3).to(dtype=torch.uint16)
+        """),
+    "a factory under a default device": ("TRC112", "unsafe", """
+        import torch
+        with torch.device("meta"):
+            x = torch.ones(4).to("cpu")
+        """),
+    "a replaced factory": ("TRC112", "unsafe", """
+        import torch
+        torch.zeros = print
+        x = torch.zeros(4).to("cpu")
+        """),
+    "set_default_dtype sets no device": ("TRC112", "safe", """
+        import torch
+        torch.set_default_dtype(torch.float64)
+        x = torch.ones(4).to("cpu")
+        """),
+    "a device name spelled in pieces": ("TRC101", "unsafe", """
+        import torch
+        getattr(torch, "set_" + "default_device")("cpu")
+        t = torch.randn(3)
+        y = torch.tensor(t)
+        """),
     # --- TRC201: a handler relies on the error
     "view under except RuntimeError": ("TRC201", "unsafe", """
         import torch
@@ -364,3 +428,11 @@ def test_requires_grad_before_a_keyword_with_side_effects_gets_no_fix():
         y = torch.tensor(t, requires_grad=g(), dtype=h())
         """
     assert fix_kind(src, "TRC101") == "none"
+
+
+def test_keyword_only_factory_is_fixed_from_its_own_text():
+    from flake8_torchcopy import fix_source
+
+    src = "import torch\nx = torch.zeros(size=(3,)).to('cpu')\ny = torch.zeros(3,).to('cpu')\n"
+    assert fix_source(src) == ("import torch\nx = torch.zeros(size=(3,), device='cpu')\n"
+                               "y = torch.zeros(3, device='cpu')\n")

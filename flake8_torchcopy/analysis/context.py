@@ -83,6 +83,11 @@ class Context:
         result would skip that handler.)"""
         return any(self._w.catching)
 
+    def may_replace_torch(self, name: str) -> bool:
+        """May the module replace ``torch.<name>`` (an attribute store of that name,
+        ``setattr``)?"""
+        return self._w.may_replace(name)
+
     def torch_name(self) -> Optional[str]:
         """A name bound to the ``torch`` module here, for fixes that need ``torch.<fn>``."""
         if self._w.lookup("torch").qualname == "torch":

@@ -32,6 +32,15 @@ Env = Dict[str, Value]
 _FACTORIES = frozenset("torch." + n for n in """
     zeros ones empty full rand randn randint randperm arange range linspace logspace eye tensor
     from_numpy frombuffer empty_strided tril_indices triu_indices""".split())
+# tensor methods whose other tensor operands take part in choosing the result's class
+# (``__torch_function__`` sees every tensor argument)
+_OPERAND_METHODS = frozenset("""
+    add sub mul div true_divide floor_divide pow matmul mm bmm mv dot outer cross kron copy_ to
+    type_as where masked_fill masked_fill_ masked_scatter index_add index_copy index_fill scatter
+    scatter_add add_ sub_ mul_ div_ pow_ lerp lerp_ maximum minimum fmax fmin fmod remainder atan2
+    eq ne lt le gt ge logical_and logical_or logical_xor bitwise_and bitwise_or bitwise_xor
+    addcmul addcdiv addmm addbmm baddbmm clamp clamp_ clip expand_as view_as reshape_as
+    new_tensor hypot xlogy logaddexp copysign ldexp nextafter""".split())
 _DERIVED = (ast.Call, ast.BinOp, ast.UnaryOp, ast.Subscript, ast.Attribute, ast.Compare)
 
 
@@ -251,10 +260,15 @@ class Evaluator:
             method = isinstance(func, ast.Attribute) and bool(sources) and sources[0] is func.value
             factory = (self.cache.get(id(func)) or UNKNOWN_VALUE).qualname in _FACTORIES
             unknown_ok = method or not factory
+            if method and func.attr in _OPERAND_METHODS:  # x.add(y), buf.copy_(y), z.to(ref): y decides too
+                sources = sources + [a.value if isinstance(a, ast.Starred) else a
+                                     for a in list(node.args) + [k.value for k in node.keywords]]
         else:
             sources = [c for c in ast.iter_child_nodes(node) if isinstance(c, ast.expr)]
             unknown_ok = True
         for c in sources:
+            if c is None:
+                continue
             cv = self.cache.get(id(c))
             if cv is None or cv.qualname is not None:
                 continue

@@ -16,7 +16,7 @@ from ..finding import Finding, Fix, unsafe
 from .callsites import MAX_ROUNDS, closed_functions, parameter_seeds
 from .context import Context
 from .exprs import Env, Evaluator
-from .modulescan import (DYNAMIC_STORE_RE, may_replace_torch_tensor, may_set_default_device,
+from .modulescan import (DYNAMIC_STORE_RE, may_replace_attribute, may_set_default_device,
                          module_bindings, module_rebound)
 from .narrowing import narrow
 from .values import ANNOTATED, ASSERTED, NOT_VALUE, TENSOR, UNKNOWN, UNKNOWN_VALUE, Value, join
@@ -108,7 +108,7 @@ class FlowWalker(Evaluator):
         self.method_class: Dict[int, ast.ClassDef] = {}
         self.in_module_body = False
         self._default_device: Optional[bool] = None
-        self._replaces_tensor: Optional[bool] = None
+        self._replaced: Dict[str, bool] = {}
         self._stmt_handlers: Dict[type, Optional[Callable]] = {}
         self.seeds: Seeds = {}
         self.walked: Dict[int, Tuple[ast.AST, Env, bool]] = {}  # id(def) -> what it was walked with
@@ -181,9 +181,14 @@ class FlowWalker(Evaluator):
     @property
     def replaces_torch_tensor(self) -> bool:
         """May the module replace ``torch.tensor`` (``torch.tensor = f``, ``setattr``)?"""
-        if self._replaces_tensor is None:
-            self._replaces_tensor = may_replace_torch_tensor(self.source, self.tree)
-        return self._replaces_tensor
+        return self.may_replace("tensor")
+
+    def may_replace(self, name: str) -> bool:
+        """May the module replace an attribute ``name`` of torch?  Asked only for a fix."""
+        known = self._replaced.get(name)
+        if known is None:
+            known = self._replaced[name] = may_replace_attribute(self.source, self.tree, name)
+        return known
 
     @staticmethod
     def trigger_groups(source: str, tree: ast.AST, rules: Sequence) -> List[Tuple[str, ...]]:
@@ -301,7 +306,12 @@ class FlowWalker(Evaluator):
         rhs = self.ev(s.value)
         if isinstance(s.target, ast.Name):
             cur = self.lookup(s.target.id)
-            self.env[s.target.id] = self.binop(s.op, cur, rhs, inplace=True, nodes=(s.target, s.value))
+            v = self.binop(s.op, cur, rhs, inplace=True, nodes=(s.target, s.value))
+            if v.kind == TENSOR and v.caveat is None and (
+                    rhs.caveat or rhs.kind == ANNOTATED or rhs.kind == UNKNOWN and rhs.mono is None):
+                # acc += x: x's __torch_function__ may rebind acc to its class
+                v = v.with_(caveat=rhs.caveat or self.subclass_caveat)
+            self.env[s.target.id] = v
         else:
             self.ev_target(s.target)
 

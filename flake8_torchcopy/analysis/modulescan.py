@@ -144,8 +144,9 @@ def _bound_here(node: ast.AST) -> Iterator[str]:
 
 
 # --------------------------------------------------------------- default device
-_DEVICE_SETTERS_RE = re.compile(r"set_default_|__enter__|enter_context|DeviceContext|_device_constructors"
-                                r"|\bTorchFunctionMode\b|__torch_function__")
+# (``default_device`` also catches a name spelled in pieces: ``"set_" + "default_device"``)
+_DEVICE_SETTERS_RE = re.compile(r"default_device|default_tensor_type|set_default_[\"']|__enter__|enter_context"
+                                r"|DeviceContext|_device_constructors|\bTorchFunctionMode\b|__torch_function__")
 
 
 def may_set_default_device(source: str, tree: ast.AST) -> bool:
@@ -194,19 +195,19 @@ def may_set_default_device(source: str, tree: ast.AST) -> bool:
     return False
 
 
-def may_replace_torch_tensor(source: str, tree: ast.AST) -> bool:
-    """Does the module store into an attribute named ``tensor`` (``torch.tensor = f``) or
-    call ``setattr`` / write a module ``__dict__`` (``setattr(torch, "tensor", f)``)?"""
+def may_replace_attribute(source: str, tree: ast.AST, name: str) -> bool:
+    """Does the module store into an attribute called ``name`` (``torch.zeros = f``), or
+    call ``setattr`` / write a ``__dict__``, which may?"""
     if "setattr" in source or "__dict__" in source:
         return True
-    if "tensor" not in source:
+    if name not in source:
         return False
     for node in ast.walk(tree):
         targets = node.targets if isinstance(node, ast.Assign) else \
             [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else []
         for t in targets:
             for sub in ast.walk(t):
-                if isinstance(sub, ast.Attribute) and sub.attr == "tensor" \
+                if isinstance(sub, ast.Attribute) and sub.attr == name \
                         and isinstance(sub.ctx, ast.Store):
                     return True
     return False

@@ -124,3 +124,37 @@ def swap_edit(ctx, outer: ast.Call, inner: ast.Call) -> Tuple[Edit, str]:
     swapped = "".join((src[start:a_name[0]], src[b_name[0]:b_name[1]], src[b_args[0]:b_args[1]],
                        src[a_args[1]:b_name[0]], src[a_name[0]:a_name[1]], a_text))
     return Edit(start, ctx.end(outer), swapped, swap=True), a_text
+
+
+def text_fix(ctx, node: ast.AST, text: str, safe: bool, message: str) -> Optional[Fix]:
+    """Replace the whole node with ``text`` (built from the original's own text); refused
+    when the node holds a comment, which the new text might misplace."""
+    if "#" in ctx.text(node):
+        return None
+    return Fix((Edit(ctx.start(node), ctx.end(node), text),), SAFE if safe else UNSAFE, message)
+
+
+def call_with_keyword(ctx, call: ast.Call, keyword_text: str) -> str:
+    """The call's own text with ``keyword_text`` (``device="cuda"``) added as its last argument."""
+    text = ctx.text(call)
+    head = text[:-1].rstrip()
+    sep = "" if head.endswith("(") else " " if head.endswith(",") else ", "
+    return f"{head}{sep}{keyword_text})"
+
+
+def call_without_keyword(ctx, call: ast.Call, name: str) -> Optional[str]:
+    """The call's own text with the keyword ``name`` and its comma taken out."""
+    items = list(call.args) + list(call.keywords)
+    items.sort(key=lambda n: ctx.start(n))
+    idx = next((i for i, k in enumerate(items) if isinstance(k, ast.keyword) and k.arg == name), None)
+    if idx is None:
+        return None
+    src, base = ctx.source, ctx.start(call)
+    if idx > 0:
+        cut = (ctx.end(items[idx - 1]), ctx.end(items[idx]))
+    elif len(items) > 1:
+        cut = (ctx.start(items[0]), ctx.start(items[1]))
+    else:
+        cut = (ctx.start(items[0]), ctx.end(items[0]))
+    text = src[base:ctx.start(call) + len(ctx.text(call))]
+    return text[:cut[0] - base] + text[cut[1] - base:]

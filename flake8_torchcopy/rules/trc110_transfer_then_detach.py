@@ -28,7 +28,9 @@ class TransferThenDetach(Rule):
     fix_safety = (
         "Safe when the data flow proves `t` a plain tensor on every path: the results are "
         "then identical (values, dtype, device, strides, storage sharing, requires_grad=False, "
-        "no grad_fn; checked by the verifier). The transfer's arguments move with it. Not "
+        "no grad_fn; checked by the verifier). The transfer's arguments move with it; they must "
+        "be literals, torch dtypes or `torch.device(...)`, or values proven not tensors "
+        "(`x.device`): `.to(ref)` of a Tensor subclass `ref` returns that class. Not "
         "reported when `t` is not proven a tensor: graph batches and other containers have "
         "`cpu`, `to` and `detach` methods of their own; where the proof is only an isinstance "
         "check or derived from a parameter (a Tensor subclass may override them), the fix is "
@@ -82,6 +84,10 @@ class TransferThenDetach(Rule):
         receiver = inner.func.value
         if not ctx.is_tensor(receiver) or ctx.qualname(receiver) is not None:
             return
+        # the transfer's arguments choose the class too (`.to(ref)` of a subclass `ref`)
+        plain_args = all(isinstance(a, ast.Constant) or ctx.is_not_tensor(a)
+                         or (ctx.qualname(a) or "").startswith("torch.")
+                         for a in list(inner.args) + [k.value for k in inner.keywords])
         edit, args_text = swap_edit(ctx, node, inner)
         m = inner.func.attr
         r = short(ctx.atom_text(receiver), 24)
@@ -90,7 +96,8 @@ class TransferThenDetach(Rule):
             self.code, node,
             f"use {r}.detach().{m}{a} instead of {r}.{m}{a}.detach(): the transfer records a "
             "graph node that detach throws away",
-            Fix((edit,), SAFE if plain_tensor(ctx, receiver) else UNSAFE, "Detach before the transfer"),
+            Fix((edit,), SAFE if plain_tensor(ctx, receiver) and plain_args else UNSAFE,
+                "Detach before the transfer"),
         )
 
 

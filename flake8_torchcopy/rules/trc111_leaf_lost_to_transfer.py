@@ -2,10 +2,8 @@
 from __future__ import annotations
 
 import ast
-from typing import List, Union
 
-from ..finding import Replacement
-from ._common import code, hole, keywords, replace_fix, short
+from ._common import call_without_keyword, keywords, short, text_fix
 from .base import Example, Rule
 
 # methods that move or convert a tensor (a copy unless it is already there / of that dtype)
@@ -91,22 +89,14 @@ class LeafLostToTransfer(Rule):
             return  # float32 and the host are the defaults: most likely a no-op that keeps the leaf
         f = short(ctx.text(inner), 40)
         m = func.attr
-        parts: List[Union[str, Replacement]] = [ctx.text(inner.func), "("]
-        items = [hole(ctx, a) for a in inner.args] + \
-            [code(f"{k.arg}=", hole(ctx, k.value)) for k in inner.keywords if k.arg != "requires_grad"]
-        for i, item in enumerate(items):
-            parts += [", " if i else "", item]
+        factory = call_without_keyword(ctx, inner, "requires_grad")
         transfer = ctx.source[ctx.end(inner):ctx.end(node)]
-        if any(c in transfer for c in "{}#"):
-            transfer = None  # kept as literal text: no braces or comments in it
-        parts += [")", transfer or ""]
         is_true = isinstance(rg, ast.Constant) and rg.value is True
-        parts += [".requires_grad_()"] if is_true else [".requires_grad_(", hole(ctx, rg), ")"]
-        replacement = code(*parts)
-        fix = replace_fix(ctx, node, replacement, False, "Make the moved tensor the leaf") if transfer else None
+        new = f"{factory}{transfer}.requires_grad_({'' if is_true else ctx.text(rg)})"
+        fix = text_fix(ctx, node, new, False, "Make the moved tensor the leaf") if factory else None
         ctx.report(self.code, node,
                    f"{f}.{m}(...) is not a leaf when it moves or converts: its .grad stays None after "
-                   f"backward(); use {short(replacement, 60)}", fix)
+                   f"backward(); use {short(new, 60)}", fix)
 
     @staticmethod
     def wrapped_in_parameter(ctx, node: ast.AST) -> bool:

@@ -2,10 +2,9 @@
 from __future__ import annotations
 
 import ast
-from typing import List, Optional, Union
+from typing import Optional
 
-from ..finding import Replacement
-from ._common import code, hole, keywords, replace_fix, short
+from ._common import call_with_keyword, keywords, short, text_fix
 from .base import Example, Rule
 
 # factories whose values do not depend on the device that computes them (the same tensor
@@ -16,7 +15,6 @@ _DEVICE_EXACT = frozenset({"zeros", "ones", "full", "eye", "tensor"})
 _DTYPE_EXACT = frozenset({"zeros", "ones", "eye"})
 _FACTORIES = _DEVICE_EXACT | {"empty", "arange", "linspace", "logspace", "rand", "randn", "randint",
                               "randperm", "zeros_like", "ones_like", "full_like"}
-_DEFAULT_DTYPES = frozenset({"torch.float", "torch.float32"})
 _DTYPES = frozenset(f"torch.{n}" for n in """
     float float32 float64 double float16 half bfloat16 int int8 int16 int32 int64 long short
     uint8 bool complex64 complex128 cfloat cdouble""".split())
@@ -42,7 +40,9 @@ class FactoryThenTransfer(Rule):
         "factories draw other numbers on another device, `empty` holds whatever memory held, "
         "and `.to(x)` of a name may be a "
         "device, a dtype or a tensor: reported without a fix. Factories with `requires_grad=` "
-        "are TRC111's, with `device=`/`out=`/`pin_memory=` not reported, and neither is a "
+        "are TRC111's, with `device=`/`out=`/`pin_memory=` not reported. The fix is unsafe where "
+        "the module may set a default device (the factory would build there first: under "
+        "`torch.device('meta')` `.to('cpu')` raises) or replace the factory (`torch.zeros = f`), and neither is a "
         "factory with `dtype=` followed by a `.to()` that may convert (`torch.arange(n, "
         "dtype=torch.int64).to(dtype)` computes exact integers, then casts on purpose)."
     )
@@ -110,8 +110,7 @@ class FactoryThenTransfer(Rule):
         if what is None:
             return
         kind, value = what
-        if kind == "dtype" and "dtype" not in fkw and ctx.qualname(node.args[0] if node.args else
-                                                                node.keywords[0].value) in _DEFAULT_DTYPES:
+        if kind == "dtype" and "dtype" not in fkw and value in ("torch.float", "torch.float32"):
             return  # float32 is the default: most likely a no-op
         if kind != "device" and "dtype" in fkw:
             return  # arange(n, dtype=torch.int64).to(dtype): computed exactly, then cast on purpose
@@ -128,21 +127,16 @@ class FactoryThenTransfer(Rule):
                        f"{f}{t} builds the tensor on the host and then {verb}: pass "
                        f"{'device=/dtype=' if kind == 'unknown' else kind + '='} to torch.{name}")
             return
-        parts: List[Union[str, Replacement]] = [ctx.text(inner.func), "("]
-        items = [hole(ctx, a) for a in inner.args] + \
-            [code(f"{k.arg}=", hole(ctx, k.value)) for k in inner.keywords]
-        items.append(code(f"{kind}=", value) if isinstance(value, Replacement) else f"{kind}={value}")
-        for i, item in enumerate(items):
-            parts += [", " if i else "", item]
-        parts.append(")")
-        replacement = code(*parts)
+        # built where it is used only if torch's factory is what runs, on the device named
+        safe = ctx.fix_blocker is None and not ctx.may_replace_torch(name)
+        new = call_with_keyword(ctx, inner, f"{kind}={value}")
         ctx.report(self.code, node,
-                   f"use {short(replacement)} instead of {f}{t}: built where it is used, with no "
-                   "host copy", replace_fix(ctx, node, replacement, True, f"Pass {kind}= to torch.{name}"))
+                   f"use {short(new)} instead of {f}{t}: built where it is used, with no host copy",
+                   text_fix(ctx, node, new, safe, f"Pass {kind}= to torch.{name}"))
 
     @staticmethod
     def target(node: ast.Call, kw, ctx) -> Optional[tuple]:
-        """("device" | "dtype" | "unknown", the value's text or hole) of a ``.to``/``.cuda``."""
+        """("device" | "dtype" | "unknown", the value's text) of a ``.to``/``.cuda``."""
         if node.func.attr == "cuda":  # type: ignore[attr-defined]
             if kw or len(node.args) > 1:
                 return None  # non_blocking=, memory_format=: a copy with options
@@ -156,14 +150,17 @@ class FactoryThenTransfer(Rule):
             return None
         if kw:
             k, v = next(iter(kw.items()))
-            return (k, hole(ctx, v.value)) if k in ("device", "dtype") else None
-        a = node.args[0]
-        if isinstance(a, ast.Constant) and isinstance(a.value, str):
-            return "device", hole(ctx, a)
-        if isinstance(a, ast.Call) and ctx.qualname(a.func) == "torch.device":
-            return "device", hole(ctx, a)
-        if ctx.qualname(a) in _DTYPES:
-            return "dtype", hole(ctx, a)
+            if k not in ("device", "dtype"):
+                return None
+            a = v.value
+        else:
+            a = node.args[0]
+        if isinstance(a, ast.Constant) and isinstance(a.value, str) and (not kw or k == "device"):
+            return "device", ctx.text(a)
+        if isinstance(a, ast.Call) and ctx.qualname(a.func) == "torch.device" and (not kw or k == "device"):
+            return "device", ctx.text(a)
+        if ctx.qualname(a) in _DTYPES and (not kw or k == "dtype"):
+            return "dtype", ctx.text(a)
         if ctx.is_tensor(a):
             return None  # .to(other): both dtype and device of another tensor
         return "unknown", None
