@@ -16,7 +16,7 @@ from ..finding import Finding, Fix, unsafe
 from .callsites import MAX_ROUNDS, closed_functions, parameter_seeds
 from .context import Context
 from .exprs import Env, Evaluator
-from .modulescan import (DYNAMIC_STORE_RE, may_replace_attribute, may_set_default_device,
+from .modulescan import (may_replace_attribute, may_set_default_device, may_store_dynamically,
                          module_bindings, module_rebound)
 from .narrowing import narrow
 from .values import ANNOTATED, ASSERTED, NOT_VALUE, TENSOR, UNKNOWN, UNKNOWN_VALUE, Value, join
@@ -81,11 +81,38 @@ def walk_module(source: str, tree: ast.AST, rules: Sequence, options) -> List[Fi
     return list(walker.findings.values())
 
 
-def _declared(kind: type, tree: ast.AST) -> frozenset:
+def _may_declare(word: str, source: str) -> bool:
+    """Can the text hold a ``global``/``nonlocal`` statement: the word at a line's start,
+    or after a ``;`` or ``:`` outside a comment, followed by a name or a backslash?"""
+    pos = source.find(word)
+    while pos >= 0:
+        after = source[pos + len(word):pos + len(word) + 2]
+        if after[:1] in (" ", "\t", "\\"):
+            line_start = source.rfind("\n", 0, pos) + 1
+            head = source[line_start:pos].rstrip(" \t")
+            if not head or (head[-1] in ";:" and "#" not in head):
+                return True
+        pos = source.find(word, pos + len(word))
+    return False
+
+
+def _declared(kind: type, tree: ast.AST, source: str) -> frozenset:
     """Names some ``global``/``nonlocal`` statement of the module declares, wherever it
     stands (a one-line ``def``, after ``if x:``, across a backslash): a call of the
-    function that declares them may rebind them.  Asked only when the word is in the text."""
-    return frozenset(n for node in ast.walk(tree) if isinstance(node, kind) for n in node.names)
+    function that declares them may rebind them.  The tree is walked only when the text
+    may hold such a statement (the word alone is common in comments)."""
+    word = "global" if kind is ast.Global else "nonlocal"
+    if not _may_declare(word, source):
+        return frozenset()
+    out = set()
+    stack = list(tree.body)  # type: ignore[attr-defined]
+    while stack:  # statements only: global/nonlocal are statements
+        node = stack.pop()
+        if isinstance(node, kind):
+            out.update(node.names)
+        for name in ("body", "orelse", "finalbody", "handlers", "cases"):
+            stack.extend(getattr(node, name, None) or ())
+    return frozenset(out)
 
 
 def _seed_key(params: Optional[Dict[str, Value]]):
@@ -113,12 +140,13 @@ class FlowWalker(Evaluator):
         self.seeds: Seeds = {}
         self.walked: Dict[int, Tuple[ast.AST, Env, bool]] = {}  # id(def) -> what it was walked with
         self.raised: List[Env] = []  # per enclosing `try` body: the states a handler may start from
-        self.nonlocals = _declared(ast.Nonlocal, tree) if "nonlocal" in source else frozenset()
-        self.globals_ = _declared(ast.Global, tree) if "global" in source else frozenset()
-        self.dynamic_stores = bool(DYNAMIC_STORE_RE.search(source))
-        self.rebound = module_rebound(tree, self.globals_)  # module names a function can't trust
+        self.nonlocals = _declared(ast.Nonlocal, tree, source)
+        self.globals_ = _declared(ast.Global, tree, source)
+        self.dynamic_stores = may_store_dynamically(source)
+        walrus = ":=" in source
+        self.rebound = module_rebound(tree, self.globals_, walrus)  # module names a function can't trust
         if self.dynamic_stores:  # exec, globals()[...]: any name but an import may change
-            self.rebound |= frozenset(n for n, q in module_bindings(tree).items() if q is None)
+            self.rebound |= frozenset(n for n, q in module_bindings(tree, walrus).items() if q is None)
         self.catching: List[bool] = []  # per enclosing try body / with: may a RuntimeError be handled?
         self._may_match: Dict[int, bool] = {}
 

@@ -14,9 +14,18 @@ import ast
 import re
 from typing import Dict, Iterator, Optional
 
-# text that can store into the module's namespace without naming the target
-DYNAMIC_STORE_RE = re.compile(r"\bexec\s*\(|\beval\s*\(|\bglobals\s*\(|\bvars\s*\(\s*\)|sys\.modules"
-                              r"|__builtins__|\bimportlib\b|__import__")
+# text that can store into the module's namespace without naming the target (the builtins,
+# not methods: ``model.eval()`` is no ``eval``)
+_DYNAMIC_WORDS = ("exec", "eval", "globals", "vars", "sys.modules", "__builtins__", "importlib", "__import__")
+_DYNAMIC_STORE_RE = re.compile(r"(?<![.\w])(?:exec|eval|globals)\s*\(|(?<![.\w])vars\s*\(\s*\)|sys\.modules"
+                               r"|__builtins__|\bimportlib\b|__import__")
+
+
+def may_store_dynamically(source: str) -> bool:
+    """Does the text call ``exec``/``eval``/``globals()``/``vars()`` or reach the module
+    through ``sys.modules``/``importlib``?  (Substrings first: the regex is the slow part.)"""
+    return any(w in source for w in _DYNAMIC_WORDS) and bool(_DYNAMIC_STORE_RE.search(source))
+
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 
@@ -42,6 +51,27 @@ def _module_level(tree: ast.AST) -> Iterator[ast.AST]:
         stack.extend(ast.iter_child_nodes(node))
 
 
+def _statements(tree: ast.AST, walrus: bool) -> Iterator[ast.AST]:
+    """The module scope's statements (into compound statements, not into def or class
+    bodies), their ``except`` handlers, ``with`` items and ``match`` patterns; with
+    ``walrus`` (the text has ``:=``), every node evaluated in the module scope instead."""
+    if walrus:
+        yield from _module_level(tree)
+        return
+    stack = list(tree.body)  # type: ignore[attr-defined]
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, _SCOPES):
+            continue
+        for name in ("body", "orelse", "finalbody", "handlers", "cases"):
+            stack.extend(getattr(node, name, None) or ())
+        if isinstance(node, (ast.With, ast.AsyncWith)):
+            stack.extend(node.items)
+        elif isinstance(node, ast.match_case):
+            stack.extend(ast.walk(node.pattern))
+
+
 def _target_names(t: ast.AST) -> Iterator[str]:
     if isinstance(t, ast.Name):
         yield t.id
@@ -52,12 +82,12 @@ def _target_names(t: ast.AST) -> Iterator[str]:
         yield from _target_names(t.value)
 
 
-def module_bindings(tree: ast.AST) -> Dict[str, Optional[str]]:
+def module_bindings(tree: ast.AST, walrus: bool = True) -> Dict[str, Optional[str]]:
     """Each name the module scope binds -> the module it imports when every binding of it
     is that same import; ``None`` when it is bound otherwise.  ``"*"``: a star import."""
     seen: Dict[str, list] = {}
     fallbacks = _optional_import_fallbacks(tree)
-    for node in _module_level(tree):
+    for node in _statements(tree, walrus):
         if isinstance(node, ast.Import):
             for a in node.names:
                 name = a.asname or a.name.split(".")[0]
@@ -77,7 +107,7 @@ def _optional_import_fallbacks(tree: ast.AST) -> set:
     """``name = None`` in an ``except ImportError`` handler: the optional-dependency idiom
     (where the import failed, every use of the name fails as it did), not a rebinding."""
     out = set()
-    for node in _module_level(tree):
+    for node in _statements(tree, False):
         if not isinstance(node, ast.Try):
             continue
         for h in node.handlers:
@@ -89,10 +119,10 @@ def _optional_import_fallbacks(tree: ast.AST) -> set:
     return out
 
 
-def _statement_counts(tree: ast.AST) -> Dict[str, int]:
+def _statement_counts(tree: ast.AST, walrus: bool) -> Dict[str, int]:
     counts: Dict[str, int] = {}
     fallbacks = _optional_import_fallbacks(tree)
-    for node in _module_level(tree):
+    for node in _statements(tree, walrus):
         if id(node) in fallbacks:
             continue
         if isinstance(node, (ast.Import, ast.ImportFrom)):
@@ -104,13 +134,13 @@ def _statement_counts(tree: ast.AST) -> Dict[str, int]:
     return counts
 
 
-def module_rebound(tree: ast.AST, declared_global: frozenset) -> frozenset:
+def module_rebound(tree: ast.AST, declared_global: frozenset, walrus: bool = True) -> frozenset:
     """Module-level names a function cannot take at the value they had when it was
     defined: bound by more than one statement (other than the same import again),
     declared ``global`` in a function, or any name at all when the module has a star
     import (what it binds, and when, is not known here)."""
-    counts = _statement_counts(tree)
-    bindings = module_bindings(tree)
+    counts = _statement_counts(tree, walrus)
+    bindings = module_bindings(tree, walrus)
     if "*" in counts:
         return frozenset(counts) | declared_global
     return frozenset(n for n, c in counts.items() if c > 1 and bindings.get(n) is None) | declared_global
