@@ -277,6 +277,13 @@ CASES = {
         exec("t = [1.0]")
         y = torch.tensor(t)
         """),
+    "a method called eval is not the builtin": ("TRC101", "safe", """
+        import torch
+        t = torch.randn(2)
+        model = torch.nn.Linear(2, 2)
+        model.eval()
+        y = torch.tensor(t)
+        """),
     "globals() stores in a called function": ("TRC101", "quiet", """
         import torch
         t = torch.randn(2)
