@@ -19,8 +19,9 @@ def keywords(call: ast.Call) -> Optional[Dict[str, ast.keyword]]:
 
 
 def short(text: str, limit: int = 48) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    """Code for a message, on one line and whole: a user copies suggested code from the
+    message, so it is never cut (``limit`` is kept for callers; nothing is dropped)."""
+    return " ".join(text.split())
 
 
 def hole(ctx, node: ast.AST, atom: bool = False) -> Replacement:
