@@ -443,3 +443,21 @@ def test_keyword_only_factory_is_fixed_from_its_own_text():
     src = "import torch\nx = torch.zeros(size=(3,)).to('cpu')\ny = torch.zeros(3,).to('cpu')\n"
     assert fix_source(src) == ("import torch\nx = torch.zeros(size=(3,), device='cpu')\n"
                                "y = torch.zeros(3, device='cpu')\n")
+
+
+def test_nested_copies_compose_to_the_simplest_exact_form(tmp_path):
+    """torch.tensor(w.clone().detach()): two findings, two fixes, one copy left."""
+    import subprocess
+    import sys
+
+    from flake8_torchcopy import fix_source
+
+    src = "import torch\nw = torch.randn(3)\ny = torch.tensor(w.clone().detach())\n"
+    assert fix_source(src) == "import torch\nw = torch.randn(3)\ny = w.detach().clone()\n"
+    (tmp_path / "a.py").write_text(src)
+    check = subprocess.run([sys.executable, "-m", "flake8_torchcopy", "--check", "a.py"], cwd=tmp_path,
+                           capture_output=True, text=True)
+    assert check.stdout.count("TRC10") == 2, check.stdout
+    done = subprocess.run([sys.executable, "-m", "flake8_torchcopy", "a.py"], cwd=tmp_path,
+                          capture_output=True, text=True)
+    assert "Fixed 2 issues" in done.stderr + done.stdout, done.stderr

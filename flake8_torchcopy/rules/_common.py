@@ -53,6 +53,10 @@ def copy_expression(ctx, tensor: ast.AST, kw: Dict[str, ast.keyword],
     ``torch.tensor(t, **kw)``; None when no exact one-call replacement exists."""
     if set(kw) - {"dtype", "device", "requires_grad"}:
         return None  # pin_memory=, or an unexpected keyword
+    if not kw and dtype_default is None and device_default is None and fresh_detached_copy(tensor):
+        # torch.tensor(w.clone().detach()): already a fresh detached copy, which nothing else
+        # holds; a second copy is not needed (TRC103 then swaps the inner pair)
+        return hole(ctx, tensor)
     names = list(kw)
     if "requires_grad" in names and names[-1] != "requires_grad" \
             and not all(is_simple(k.value) or isinstance(k.value, ast.Constant) for k in kw.values()):
@@ -159,3 +163,18 @@ def call_without_keyword(ctx, call: ast.Call, name: str) -> Optional[str]:
         cut = (ctx.start(items[0]), ctx.end(items[0]))
     text = src[base:ctx.start(call) + len(ctx.text(call))]
     return text[:cut[0] - base] + text[cut[1] - base:]
+
+
+def fresh_detached_copy(node: ast.AST) -> bool:
+    """``x.clone().detach()``, ``x.detach().clone()`` or ``torch.clone(x).detach()`` with no
+    arguments: a new tensor, detached, that nothing but this expression holds."""
+    def plain_call(n: ast.AST, attr: str) -> bool:
+        return (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == attr
+                and not n.keywords and not n.args)
+    if plain_call(node, "detach"):
+        inner = node.func.value  # type: ignore[attr-defined]
+        return plain_call(inner, "clone") or (
+            isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute)
+            and inner.func.attr == "clone" and isinstance(inner.func.value, ast.Name)
+            and inner.func.value.id == "torch" and len(inner.args) == 1 and not inner.keywords)
+    return plain_call(node, "clone") and plain_call(node.func.value, "detach")  # type: ignore[attr-defined]
