@@ -33,7 +33,8 @@ class FactoryThenTransfer(Rule):
     fix_safety = (
         "Safe for factories whose values do not depend on where they are computed "
         "(`zeros`, `ones`, `full`, `eye`, `tensor`; `arange` of int literals) moved "
-        "by `.cuda()`, `.cuda(i)`, `.to(device=d)` or `.to(d)` where `d` is a string literal "
+        "by `.cuda()`, `.cuda(i)`, `.to(device=d)` (any `d`: the keyword says it is a device) "
+        "or `.to(d)` where `d` is a string literal "
         "or a `torch.device(...)` call; a `.to(dtype)` of a torch dtype folds into `dtype=` "
         "only for `zeros`, `ones`, `eye` (`torch.full((3,), 0.1).to(torch.float64)` "
         "is 0.10000000149, `torch.full((3,), 0.1, dtype=torch.float64)` is 0.1). Random "
@@ -155,9 +156,11 @@ class FactoryThenTransfer(Rule):
             a = v.value
         else:
             a = node.args[0]
-        if isinstance(a, ast.Constant) and isinstance(a.value, str) and (not kw or k == "device"):
+        if kw and k == "device":
+            return "device", ctx.text(a)  # .to(device=d) takes what a factory's device= takes
+        if isinstance(a, ast.Constant) and isinstance(a.value, str):
             return "device", ctx.text(a)
-        if isinstance(a, ast.Call) and ctx.qualname(a.func) == "torch.device" and (not kw or k == "device"):
+        if isinstance(a, ast.Call) and ctx.qualname(a.func) == "torch.device":
             return "device", ctx.text(a)
         if ctx.qualname(a) in _DTYPES and (not kw or k == "dtype"):
             return "dtype", ctx.text(a)
