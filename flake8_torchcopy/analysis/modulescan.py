@@ -227,9 +227,13 @@ def may_set_default_device(source: str, tree: ast.AST) -> bool:
 
 def may_replace_attribute(source: str, tree: ast.AST, name: str) -> bool:
     """Does the module store into an attribute called ``name`` (``torch.zeros = f``), or
-    call ``setattr`` / write a ``__dict__``, which may?"""
-    if "setattr" in source or "__dict__" in source:
-        return True
+    call ``setattr`` on torch (under any ``import torch as`` alias) or write its
+    ``__dict__``?  (``setattr(self, ...)`` is everywhere in nn code and is not torch.)"""
+    if "setattr" in source or "__dict__" in source or "vars(" in source:
+        aliases = {"torch"} | set(re.findall(r"import\s+torch\s+as\s+(\w+)", source))
+        alt = "|".join(sorted(aliases))
+        if re.search(rf"setattr\(\s*(?:{alt})\b|\b(?:{alt})\.__dict__|vars\(\s*(?:{alt})\s*\)", source):
+            return True  # setattr(torch, "zeros", f), torch.__dict__[...] = f
     if name not in source:
         return False
     for node in ast.walk(tree):
