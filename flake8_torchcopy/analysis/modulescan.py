@@ -14,17 +14,22 @@ import ast
 import re
 from typing import Dict, Iterator, Optional
 
-# text that can store into the module's namespace without naming the target (the builtins,
-# not methods: ``model.eval()`` is no ``eval``)
-_DYNAMIC_WORDS = ("exec", "eval", "globals", "vars", "sys.modules", "__builtins__", "importlib", "__import__")
-_DYNAMIC_STORE_RE = re.compile(r"(?<![.\w])(?:exec|eval|globals)\s*\(|(?<![.\w])vars\s*\(\s*\)|sys\.modules"
-                               r"|__builtins__|\bimportlib\b|__import__")
-
-
 def may_store_dynamically(source: str) -> bool:
     """Does the text call ``exec``/``eval``/``globals()``/``vars()`` or reach the module
-    through ``sys.modules``/``importlib``?  (Substrings first: the regex is the slow part.)"""
-    return any(w in source for w in _DYNAMIC_WORDS) and bool(_DYNAMIC_STORE_RE.search(source))
+    through ``sys.modules``/``importlib``/``__import__``/``__builtins__``?"""
+    for w in ("sys.modules", "__builtins__", "importlib", "__import__"):
+        if w in source:
+            return True
+    for w in ("exec", "eval", "globals", "vars"):
+        pos = source.find(w)
+        while pos >= 0:
+            before = source[pos - 1:pos] if pos else ""
+            if not (before == "." or before.isalnum() or before == "_"):
+                rest = source[pos + len(w):pos + len(w) + 40].lstrip(" \t")
+                if rest.startswith("(") and (w != "vars" or rest[1:].lstrip().startswith(")")):
+                    return True
+            pos = source.find(w, pos + len(w))
+    return False
 
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
