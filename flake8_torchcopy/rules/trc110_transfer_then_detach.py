@@ -94,8 +94,8 @@ class TransferThenDetach(Rule):
         a = short(args_text.strip(), 40)
         ctx.report(
             self.code, node,
-            f"use {r}.detach().{m}{a} instead of {r}.{m}{a}.detach(): the transfer records a "
-            "graph node that detach throws away",
+            f"use {r}.detach().{m}{a} instead of {r}.{m}{a}.detach(): where {r} requires grad, "
+            "a transfer that copies records a graph node that detach throws away",
             Fix((edit,), SAFE if plain_tensor(ctx, receiver) and plain_args else UNSAFE,
                 "Detach before the transfer"),
         )

@@ -13,8 +13,10 @@ _DEVICE_EXACT = frozenset({"zeros", "ones", "full", "eye", "tensor"})
 # ... and on the dtype they are computed in (torch.full((3,), 0.1).to(torch.float64) is not
 # torch.full((3,), 0.1, dtype=torch.float64); zeros, ones, eye are: checked with torch)
 _DTYPE_EXACT = frozenset({"zeros", "ones", "eye"})
+# (not the *_like factories: they build on their argument's device, not the host)
 _FACTORIES = _DEVICE_EXACT | {"empty", "arange", "linspace", "logspace", "rand", "randn", "randint",
-                              "randperm", "zeros_like", "ones_like", "full_like"}
+                              "randperm"}
+_RANDOM = frozenset({"rand", "randn", "randint", "randperm"})
 _DTYPES = frozenset(f"torch.{n}" for n in """
     float float32 float64 double float16 half bfloat16 int int8 int16 int32 int64 long short
     uint8 bool complex64 complex128 cfloat cdouble""".split())
@@ -51,6 +53,7 @@ class FactoryThenTransfer(Rule):
 
     VALID = (
         "import torch\nx = torch.zeros(3, device='cuda')\n",
+        "import torch\ndef f(x):\n    return torch.zeros_like(x).to(x.device)\n",
         "import torch\nx = torch.zeros(3, device='cpu').to('cuda')\n",
         "import torch\nt = torch.randn(3)\ny = t.to('cuda')\n",
         "import torch\nx = torch.zeros(3, requires_grad=True).cuda()\n",
@@ -123,10 +126,11 @@ class FactoryThenTransfer(Rule):
         f = short(ctx.text(inner), 32)
         t = short(ctx.text(node)[len(ctx.text(inner)):], 32)
         verb = "converts it" if kind == "dtype" else "moves it" if kind == "device" else "moves or converts it"
-        if kind == "unknown" or not fixable:
+        if kind == "unknown" or value is None or not fixable:
+            caveat = " (a random factory then draws other numbers)" if name in _RANDOM and kind != "dtype" else ""
             ctx.report(self.code, node,
                        f"{f}{t} builds the tensor on the host and then {verb}: pass "
-                       f"{'device=/dtype=' if kind == 'unknown' else kind + '='} to torch.{name}")
+                       f"{'device=/dtype=' if kind == 'unknown' else kind + '='} to torch.{name}{caveat}")
             return
         # built where it is used only if torch's factory is what runs, on the device named
         safe = ctx.fix_blocker is None and not ctx.may_replace_torch(name)
@@ -146,7 +150,7 @@ class FactoryThenTransfer(Rule):
             a = node.args[0]
             if isinstance(a, ast.Constant) and type(a.value) is int:
                 return "device", f'"cuda:{a.value}"'
-            return "unknown", None
+            return "device", None  # .cuda(rank): a device, as an expression the fix won't move
         if len(node.args) + len(kw) != 1:
             return None
         if kw:
@@ -164,6 +168,8 @@ class FactoryThenTransfer(Rule):
             return "device", ctx.text(a)
         if ctx.qualname(a) in _DTYPES and (not kw or k == "dtype"):
             return "dtype", ctx.text(a)
+        if kw:  # .to(dtype=d): a dtype, maybe one the factory does not support
+            return "dtype", None
         if ctx.is_tensor(a):
             return None  # .to(other): both dtype and device of another tensor
         return "unknown", None
