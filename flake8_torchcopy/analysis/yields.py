@@ -5,6 +5,13 @@ container it returns, as a :class:`~.values.Value` whose ``item`` is what iterat
 it yields and whose ``mapped`` is what its values are.  ``zip``/``enumerate``/
 ``list``/``tuple``/``reversed`` carry the items through; ``.items()``/``.values()``
 and subscripts read a mapping's values.
+
+An entry applies only to a receiver the analysis proves to be what the entry needs (a
+tensor; a mapping whose values it knows).  ``m.state_dict()``, ``m.parameters()``,
+``m.named_parameters()``, ``m.buffers()``, ``m.named_buffers()`` are not here: the
+analysis cannot prove ``m`` an ``nn.Module``, and the same names on other receivers
+hold anything (an optimizer's, an LR scheduler's or a GradScaler's ``state_dict()`` holds
+numbers, lists and dicts; a module's holds what ``get_extra_state`` returns).
 """
 from __future__ import annotations
 
@@ -12,17 +19,8 @@ from typing import Optional, Sequence
 
 from .values import ANNOTATED, NOT, NOT_VALUE, TENSOR, UNKNOWN, UNKNOWN_VALUE, Value
 
-_TENSOR = Value(TENSOR)
-_NAMED_TENSOR = Value(NOT, elems=(NOT_VALUE, _TENSOR))  # (name, tensor)
-
-# receiver "module": a value of unknown kind that is no import and no local class
-# (nn.Module's methods); "tensor": a tensor; "mapping": a mapping of known values.
+# receiver "tensor": a tensor; "mapping": a mapping whose values are known (``mapped``).
 YIELDS = {
-    "parameters": ("module", Value(NOT, item=_TENSOR)),
-    "buffers": ("module", Value(NOT, item=_TENSOR)),
-    "named_parameters": ("module", Value(NOT, item=_NAMED_TENSOR)),
-    "named_buffers": ("module", Value(NOT, item=_NAMED_TENSOR)),
-    "state_dict": ("module", Value(NOT, mapped=_TENSOR)),
     "unbind": ("tensor", None),
     "split": ("tensor", None),
     "chunk": ("tensor", None),
@@ -35,18 +33,12 @@ _PASS_THROUGH = frozenset({"list", "tuple", "reversed", "iter"})
 BUILTINS = _PASS_THROUGH | {"zip", "enumerate"}
 
 
-def _is_module_like(recv: Value) -> bool:
-    return recv.kind == UNKNOWN and recv.qualname is None and not recv.local_def
-
-
 def method_yield(recv: Value, m: str) -> Optional[Value]:
     """The container ``recv.m(...)`` returns, if the table knows it."""
     entry = YIELDS.get(m)
     if entry is None:
         return None
-    receiver, result = entry
-    if receiver == "module":
-        return result if _is_module_like(recv) else None
+    receiver, _ = entry
     if receiver == "tensor":
         return tensor_pieces(recv)
     if recv.mapped is None:
@@ -70,5 +62,6 @@ def builtin_yield(name: str, elements: Sequence[Value]) -> Optional[Value]:
     if name == "enumerate" and len(elements) == 1:
         return Value(NOT, item=Value(NOT, elems=(NOT_VALUE, elements[0])))
     if name in _PASS_THROUGH and len(elements) == 1 and elements[0] is not UNKNOWN_VALUE:
-        return Value(NOT, item=elements[0])
+        # ``reversed(t)`` of a tensor is a tensor (``Tensor.__reversed__`` flips it)
+        return Value(UNKNOWN if name == "reversed" else NOT, item=elements[0])
     return None
