@@ -394,9 +394,78 @@ def test_mixed_kinds_give_no_fix():
     assert f.fix is None and "some paths" in f.message
 
 
-def test_fix_from_call_sites_keeps_behaviour():
-    src = module(POSITIVE["every call passes a tensor (keyword and positional)"][0])
-    fixed = fix_source(src)
+#: a private module-level function or a private method is also called from other modules
+#: (getattr, eval, a test importing ``_helper``): what rests on its calls here is reported, with
+#: an unsafe fix; a nested function is called only where the module shows it: a safe fix
+PRIVATE_UNSAFE = {
+    "a private module-level function": """
+        def _copy(v):
+            return torch.tensor(v)
+
+        def run():
+            return _copy(torch.ones(2))
+        """,
+    "a private method": """
+        class A:
+            def _copy(self, v):
+                return torch.tensor(v)
+
+            def run(self):
+                return self._copy(torch.ones(2))
+        """,
+    "a chain from a private function into a nested one": """
+        def _outer(u):
+            def inner(t):
+                return torch.tensor(t)
+            return inner(u)
+
+        def run():
+            return _outer(torch.ones(3))
+        """,
+}
+
+NESTED_SAFE = """
+    def run(x):
+        def inner(v):
+            return torch.tensor(v)
+        return inner(torch.ones(3)), inner(torch.zeros(2) + x.size(0))
+    """
+
+
+@pytest.mark.parametrize("name", PRIVATE_UNSAFE)
+def test_fixes_resting_on_private_helpers_are_unsafe(name):
+    [f] = lint_source(module(PRIVATE_UNSAFE[name]))
+    assert f.code == "TRC101" and f.fix is not None and not f.fix.safe
+    src = module(PRIVATE_UNSAFE[name])
+    assert fix_source(src) == src  # no safe fix to apply
+    assert "torch.tensor(" not in fix_source(src, unsafe=True)
+
+
+def test_a_nested_helper_keeps_a_safe_fix():
+    [f] = lint_source(module(NESTED_SAFE))
+    assert f.code == "TRC101" and f.fix is not None and f.fix.safe
+
+
+def test_a_caveat_on_what_a_call_passes_stays_on_the_parameter():
+    """``x.detach()`` of a parameter may be a Tensor subclass (torch.tensor makes it plain):
+    the helper's parameter keeps that caveat, so the fix is unsafe, nested helper or not."""
+    body = """
+        def run(x):
+            def inner(v):
+                return torch.tensor(v)
+            return inner(torch.ones(3)), inner(x.detach())
+        """
+    [f] = lint_source(module(body))
+    assert f.code == "TRC101" and f.fix is not None and not f.fix.safe
+
+
+@pytest.mark.parametrize("body,unsafe", [(POSITIVE["every call passes a tensor (keyword and positional)"][0], True),
+                                         (NESTED_SAFE, False)])
+def test_fix_from_call_sites_keeps_behaviour(body, unsafe):
+    src = module(body)
+    if unsafe:
+        assert fix_source(src) == src  # the helper is private, not nested: its fix is unsafe
+    fixed = fix_source(src, unsafe=unsafe)
     assert "torch.tensor(v)" not in fixed and "v.detach().clone()" in fixed
     torch = pytest.importorskip("torch")
     ns_before, ns_after = {}, {}
@@ -514,7 +583,7 @@ def test_the_verifier_binds_parameters_from_calls(tmp_path):
     assert analysed_values(src, line, line)["v"].kind == "tensor"
     pytest.importorskip("torch")
     (tmp_path / "m.py").write_text(src)
-    proc = subprocess.run([sys.executable, "-m", "flake8_torchcopy", "--check", "--verify",
+    proc = subprocess.run([sys.executable, "-m", "flake8_torchcopy", "--check", "--verify", "--unsafe-fixes",
                            "--verify-max-cases", "16", "--output-format", "json", "m.py"],
                           cwd=tmp_path, capture_output=True, text=True)
     import json

@@ -22,7 +22,18 @@ when the module shows *every* call, so a function's calls count only when it is
 A parameter's entry value is then the join of what every call passes, or of the
 default where a call passes nothing: a tensor only when every call passes a tensor;
 a tensor at some calls and provably something else at the others is "tensor on some
-path" (reported without a fix).  The walker computes it in rounds (:func:`.flow.walk_module`):
+path" (reported without a fix).
+
+A module shows every call only of a nested function (called only inside the function
+that defines it): a private module-level function or a private method is still reached
+from elsewhere (``getattr(mod, name)``, ``eval``, a test doing ``from pkg.mod import
+_helper``, a subclass in another module).  So a finding that rests on the calls of one
+of those is reported, and its fix is unsafe: such a parameter carries the caveat
+:data:`UNSEEN_CALLERS` (:attr:`ClosedFunction.public`), and so does what is computed
+from it, through the calls it is passed on to; only what rests on nested functions'
+calls keeps a safe fix.
+
+The walker computes the entry values in rounds (:func:`.flow.walk_module`):
 the first round starts every parameter unknown, each next round walks again the functions
 whose parameters the previous one learnt something about, and the rounds stop when
 nothing changes or after :data:`MAX_ROUNDS` walks.  Every round's result is sound (it
@@ -43,6 +54,10 @@ from ..source import SourceIndex
 from .values import NOT, NOT_VALUE, TENSOR, UNKNOWN, Value, join
 
 MAX_ROUNDS = 3
+
+#: the caveat on a parameter of a module-level function or a method: the module shows its
+#: calls here, not those of other modules (reflection, a test importing the helper)
+UNSEEN_CALLERS = "only this module's calls are seen, and other modules may call the function"
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _DEFS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
@@ -73,8 +88,8 @@ class ClosedFunction:
         self.named: Set[str] = {p.arg for p in a.args + a.kwonlyargs} & set(
             self.positional + [p.arg for p in a.kwonlyargs])
         self.calls: List[ast.Call] = []
-        self.public = False  # counted only with public-helpers: a public function, or a
-        # private method of a class with a base from elsewhere
+        self.public = False  # other modules may call it (every function but a nested one):
+        # the fixes of findings that rest on its calls are unsafe
 
     @property
     def params(self) -> List[str]:
@@ -238,7 +253,7 @@ def closed_functions(tree: ast.AST, idx: SourceIndex, may_match: Callable[[ast.A
     for n, c in closed.items():
         owner = cands[n][0][1]
         if isinstance(owner, ast.ClassDef) and id(owner) not in (closed_classes or ()):
-            c.public = True  # counted only with public-helpers: a base from elsewhere may call it
+            c.public = True  # a base from elsewhere may call it
     relevant = {n for n in closed if n in relevant}
     grew = True
     while grew:
@@ -379,7 +394,9 @@ def _verify(tree: ast.AST, idx: SourceIndex, names: Dict[str, Tuple[ast.AST, Opt
         if owner is not None and not all(_inside(call, owner) for call in calls[name]):
             continue
         c.calls = calls[name]
-        c.public = owner is None and (not name.startswith("_") or "__" in name)
+        # a module-level function or a method may be called from other modules (reflection,
+        # tests importing a private helper, subclasses): only a nested function's calls are all here
+        c.public = not isinstance(owner, _FUNCS)
         out[name] = c
     return out
 
@@ -399,7 +416,10 @@ def parameter_seeds(sites: CallSites, passed: Dict[int, Dict[str, Value]]) -> Di
     """``{id(def): {parameter: value on entry}}`` from what every call passed; a function
     one of whose calls was not walked (dead code, a branch never evaluated) gets none.
     Only the kind travels (sizes are the caller's symbols), and a tensor passed with a
-    permuted layout stays marked so, so it is never assumed contiguous."""
+    permuted layout stays marked so, so it is never assumed contiguous.  A caveat on what
+    a call passes (it may be a Tensor subclass...) stays on the parameter, and a tensor
+    parameter of a function other modules may call (:attr:`ClosedFunction.public`) gets
+    :data:`UNSEEN_CALLERS`: a fix that rests on it is unsafe, the finding stays."""
     by_func: Dict[int, ClosedFunction] = {id(c.node): c for c in sites.calls.values()}
     out: Dict[int, Dict[str, Value]] = {}
     for key, c in by_func.items():
@@ -416,7 +436,8 @@ def parameter_seeds(sites: CallSites, passed: Dict[int, Dict[str, Value]]) -> Di
                 v = join(v, w)
             permuted = next((w.permuted_by for w in values if w.permuted_by), None)
             if v.kind == TENSOR:
-                params[p] = Value(TENSOR, permuted_by=permuted)
+                caveat = v.caveat or (UNSEEN_CALLERS if c.public else None)
+                params[p] = Value(TENSOR, permuted_by=permuted, caveat=caveat)
             elif v.kind == NOT:
                 params[p] = NOT_VALUE
             elif v.kind == UNKNOWN and v.mixed:
