@@ -77,7 +77,9 @@ def walk_module(source: str, tree: ast.AST, rules: Sequence, options) -> List[Fi
     if public & set(walker.seeds):
         # a public function's callers in other modules are not seen: what rests on its
         # calls here is a finding, its fix unsafe
-        return [f if first.get(k) == f else unsafe(f) for k, f in walker.findings.items()]
+        # (Finding equality ignores the fix: compare it too)
+        return [f if first.get(k) == f and first[k].fix == f.fix else unsafe(f)
+                for k, f in walker.findings.items()]
     return list(walker.findings.values())
 
 
@@ -116,7 +118,7 @@ def _declared(kind: type, tree: ast.AST, source: str) -> frozenset:
 
 
 def _seed_key(params: Optional[Dict[str, Value]]):
-    return {(p, v.kind, v.mixed, v.permuted_by) for p, v in (params or {}).items()}
+    return {(p, v.kind, v.mixed, v.permuted_by, v.caveat) for p, v in (params or {}).items()}
 
 
 class FlowWalker(Evaluator):
