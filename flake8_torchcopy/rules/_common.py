@@ -178,3 +178,14 @@ def fresh_detached_copy(node: ast.AST) -> bool:
             and inner.func.attr == "clone" and isinstance(inner.func.value, ast.Name)
             and inner.func.value.id == "torch" and len(inner.args) == 1 and not inner.keywords)
     return plain_call(node, "clone") and plain_call(node.func.value, "detach")  # type: ignore[attr-defined]
+
+
+def detach_after(node: ast.Call, methods) -> Optional[ast.Call]:
+    """The inner call of ``r.m(...).detach()`` with ``m`` in ``methods``, else None."""
+    func = node.func
+    if not (isinstance(func, ast.Attribute) and func.attr == "detach") or node.args or node.keywords:
+        return None
+    inner = func.value
+    if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute) and inner.func.attr in methods:
+        return inner
+    return None

@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 
 from ..finding import SAFE, UNSAFE, Fix
-from ._common import code, hole, plain_tensor, replace_fix, short, swap_edit
+from ._common import code, detach_after, hole, plain_tensor, replace_fix, short, swap_edit
 from .base import Example, Rule
 
 
@@ -77,12 +77,8 @@ class CloneDetach(Rule):
     )
 
     def check(self, node: ast.Call, ctx) -> None:
-        func = node.func
-        if not (isinstance(func, ast.Attribute) and func.attr == "detach") or node.args or node.keywords:
-            return
-        inner = func.value
-        if not (isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute)
-                and inner.func.attr == "clone"):
+        inner = detach_after(node, ("clone",))
+        if inner is None:
             return
         receiver = inner.func.value
         if ctx.is_not_tensor(receiver) or any(isinstance(a, ast.Starred) for a in inner.args):

@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 
 from ..finding import SAFE, UNSAFE, Fix
-from ._common import plain_tensor, short, swap_edit
+from ._common import detach_after, plain_tensor, short, swap_edit
 from .base import Example, Rule
 
 # tensor methods that move or convert, and record a graph node when the input requires grad
@@ -74,12 +74,8 @@ class TransferThenDetach(Rule):
     )
 
     def check(self, node: ast.Call, ctx) -> None:
-        func = node.func
-        if not (isinstance(func, ast.Attribute) and func.attr == "detach") or node.args or node.keywords:
-            return
-        inner = func.value
-        if not (isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute)
-                and inner.func.attr in TRANSFERS):
+        inner = detach_after(node, TRANSFERS)
+        if inner is None:
             return
         receiver = inner.func.value
         if not ctx.is_tensor(receiver) or ctx.qualname(receiver) is not None:
