@@ -188,9 +188,16 @@ def test_long_sums_in_threads():
         except BaseException as exc:  # pragma: no cover - reported below
             errors.append(exc)
 
+    # While one thread's deep walk holds the (interpreter-wide) recursion limit raised, the
+    # others recurse that deep too before they hand over: they need a C stack for it, as any
+    # host that lints deep files in threads does (the default 8 MiB aborted now and then).
     threads = [threading.Thread(target=work, args=(n,)) for n in (400, 800, 1200, 1600, 2000, 2400)]
-    for t in threads:
-        t.start()
+    old = threading.stack_size(256 * 2**20)  # read when a thread starts
+    try:
+        for t in threads:
+            t.start()
+    finally:
+        threading.stack_size(old)
     for t in threads:
         t.join()
     assert not errors
