@@ -28,6 +28,19 @@ LINE_BREAK = re.compile(r"\r\n?|\n")
 LINE_START = r"(?:^|(?<=\r))"
 
 
+def word_offsets(text: str, word: str) -> Iterator[int]:
+    """Offsets where ``word`` stands as a whole identifier (not inside a longer name):
+    ``str.find`` (C speed) and a look at the two neighbours."""
+    n = len(word)
+    i = text.find(word)
+    while i >= 0:
+        before = text[i - 1] if i else " "
+        after = text[i + n:i + n + 1]
+        if not (before.isalnum() or before == "_") and not (after.isalnum() or after == "_"):
+            yield i
+        i = text.find(word, i + n)
+
+
 def line_starts(source: str) -> List[int]:
     """Offset of the first character of each line, as Python counts lines."""
     return [0] + [m.end() for m in LINE_BREAK.finditer(source)]

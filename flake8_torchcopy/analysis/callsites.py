@@ -50,7 +50,7 @@ import bisect
 import unicodedata
 from typing import Callable, Dict, List, Optional, Set, Tuple
 
-from ..source import SourceIndex
+from ..source import SourceIndex, word_offsets
 from .values import NOT, NOT_VALUE, TENSOR, UNKNOWN, Value, join
 
 MAX_ROUNDS = 3
@@ -279,22 +279,17 @@ def _occurrences(source: str, name: str, method: bool) -> Tuple[List[int], bool]
     out: List[int] = []
     called = True
     n = len(name)
-    i = source.find(name)
-    while i >= 0:
-        before = source[i - 1] if i else " "
-        after = source[i + n:i + n + 1]
-        if not (before.isalnum() or before == "_") and not (after.isalnum() or after == "_"):
-            out.append(i)
-            j = i + n
-            while j < len(source) and source[j] in " \t":
-                j += 1
-            if method:
-                shape = source[max(0, i - 5):i] == "self." or source[max(0, i - 4):i] == "def "
-            else:
-                shape = before != "."
-            if not (shape and source[j:j + 1] == "(") and "#" not in source[_line_start(source, i):i]:
-                called = False
-        i = source.find(name, i + n)
+    for i in word_offsets(source, name):
+        out.append(i)
+        j = i + n
+        while j < len(source) and source[j] in " \t":
+            j += 1
+        if method:
+            shape = source[max(0, i - 5):i] == "self." or source[max(0, i - 4):i] == "def "
+        else:
+            shape = source[i - 1:i] != "."
+        if not (shape and source[j:j + 1] == "(") and "#" not in source[_line_start(source, i):i]:
+            called = False
     return out, called
 
 

@@ -46,7 +46,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Callable, Dict, List, Optional, Set, Tuple
 
-from ..source import line_starts
+from ..source import line_starts, word_offsets
 from .callsites import BLOCK_FIELDS, _spans_any
 from .torchapi import MODULE_ATTRIBUTES, TENSOR_METHODS
 from .torchsem import TENSOR_CONSTRUCTORS
@@ -203,14 +203,7 @@ def _lines_of(source: Optional[str], words) -> Optional[List[int]]:
     text, starts = _STARTS[1], _STARTS[2]
     found = set()
     for w in set(words):
-        n = len(w)
-        i = text.find(w)
-        while i >= 0:
-            before = text[i - 1] if i else " "
-            after = text[i + n:i + n + 1]
-            if not (before.isalnum() or before == "_") and not (after.isalnum() or after == "_"):
-                found.add(bisect.bisect_right(starts, i))
-            i = text.find(w, i + n)
+        found.update(bisect.bisect_right(starts, i) for i in word_offsets(text, w))
     return sorted(found)
 
 
