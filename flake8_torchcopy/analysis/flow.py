@@ -17,7 +17,7 @@ from .callsites import MAX_ROUNDS, closed_functions, parameter_seeds
 from .context import Context
 from .exprs import Env, Evaluator
 from .modulescan import (may_replace_attribute, may_set_default_device, may_store_dynamically,
-                         module_bindings, module_rebound)
+                         module_rebound)
 from .narrowing import narrow
 from .values import ANNOTATED, ASSERTED, NOT_VALUE, TENSOR, UNKNOWN, UNKNOWN_VALUE, Value, join
 
@@ -146,9 +146,8 @@ class FlowWalker(Evaluator):
         self.globals_ = _declared(ast.Global, tree, source)
         self.dynamic_stores = may_store_dynamically(source)
         walrus = ":=" in source
-        self.rebound = module_rebound(tree, self.globals_, walrus)  # module names a function can't trust
-        if self.dynamic_stores:  # exec, globals()[...]: any name but an import may change
-            self.rebound |= frozenset(n for n, q in module_bindings(tree, walrus).items() if q is None)
+        # module names a function can't trust (with exec, globals()[...]: any but an import)
+        self.rebound = module_rebound(tree, self.globals_, walrus, dynamic=self.dynamic_stores)
         self.catching: List[bool] = []  # per enclosing try body / with: may a RuntimeError be handled?
         self._may_match: Dict[int, bool] = {}
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Dict, Iterator, Optional
+from typing import Dict, Iterator, List, Optional
+
 
 def may_store_dynamically(source: str) -> bool:
     """Does the text call ``exec``/``eval``/``globals()``/``vars()`` or reach the module
@@ -87,10 +88,10 @@ def _target_names(t: ast.AST) -> Iterator[str]:
         yield from _target_names(t.value)
 
 
-def module_bindings(tree: ast.AST, walrus: bool = True) -> Dict[str, Optional[str]]:
-    """Each name the module scope binds -> the module it imports when every binding of it
-    is that same import; ``None`` when it is bound otherwise.  ``"*"``: a star import."""
-    seen: Dict[str, list] = {}
+def _bindings(tree: ast.AST, walrus: bool) -> Dict[str, List[Optional[str]]]:
+    """Each name the module scope binds -> one entry per binding: the module an import
+    binds it to, ``None`` for any other binding.  ``"*"``: a star import."""
+    seen: Dict[str, List[Optional[str]]] = {}
     fallbacks = _optional_import_fallbacks(tree)
     for node in _statements(tree, walrus):
         if isinstance(node, ast.Import):
@@ -104,8 +105,11 @@ def module_bindings(tree: ast.AST, walrus: bool = True) -> Dict[str, Optional[st
         elif id(node) not in fallbacks:
             for name in _bound_here(node):
                 seen.setdefault(name, []).append(None)
-    return {name: whats[0] if whats[0] is not None and all(w == whats[0] for w in whats) else None
-            for name, whats in seen.items()}
+    return seen
+
+
+def _same_import(whats: List[Optional[str]]) -> bool:
+    return whats[0] is not None and all(w == whats[0] for w in whats)
 
 
 def _optional_import_fallbacks(tree: ast.AST) -> set:
@@ -124,31 +128,18 @@ def _optional_import_fallbacks(tree: ast.AST) -> set:
     return out
 
 
-def _statement_counts(tree: ast.AST, walrus: bool) -> Dict[str, int]:
-    counts: Dict[str, int] = {}
-    fallbacks = _optional_import_fallbacks(tree)
-    for node in _statements(tree, walrus):
-        if id(node) in fallbacks:
-            continue
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            names = [a.asname or a.name.split(".")[0] for a in node.names]
-        else:
-            names = list(_bound_here(node))
-        for name in names:
-            counts[name] = counts.get(name, 0) + 1
-    return counts
-
-
-def module_rebound(tree: ast.AST, declared_global: frozenset, walrus: bool = True) -> frozenset:
+def module_rebound(tree: ast.AST, declared_global: frozenset, walrus: bool = True,
+                   dynamic: bool = False) -> frozenset:
     """Module-level names a function cannot take at the value they had when it was
-    defined: bound by more than one statement (other than the same import again),
-    declared ``global`` in a function, or any name at all when the module has a star
-    import (what it binds, and when, is not known here)."""
-    counts = _statement_counts(tree, walrus)
-    bindings = module_bindings(tree, walrus)
-    if "*" in counts:
-        return frozenset(counts) | declared_global
-    return frozenset(n for n, c in counts.items() if c > 1 and bindings.get(n) is None) | declared_global
+    defined: bound more than once (other than the same import again), declared
+    ``global`` in a function, or any name at all when the module has a star import
+    (what it binds, and when, is not known here); with ``dynamic`` (``exec``,
+    ``globals()``...), every name the module binds other than by imports."""
+    seen = _bindings(tree, walrus)
+    if "*" in seen:
+        return frozenset(seen) | declared_global
+    return frozenset(n for n, whats in seen.items()
+                     if not _same_import(whats) and (len(whats) > 1 or dynamic)) | declared_global
 
 
 def _bound_here(node: ast.AST) -> Iterator[str]:
