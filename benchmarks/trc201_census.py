@@ -34,6 +34,7 @@ def main() -> int:
 
     import flake8_torchcopy
     from flake8_torchcopy.analysis import layout
+    from flake8_torchcopy.analysis import views as views_module
     from flake8_torchcopy.rules import trc201_view_after_permute as rule_module
 
     census: Counter = Counter()
@@ -58,7 +59,7 @@ def main() -> int:
 
     proxy = types.SimpleNamespace(**{k: getattr(layout, k) for k in dir(layout) if not k.startswith("__")})
     proxy.view_verdict = counted_verdict
-    rule_module.L = proxy  # only the rule's calls are counted (not reshape's inside the walker)
+    views_module.L = proxy  # only the rule's calls are counted (not reshape's inside the walker)
 
     reports = []
     for name in NAMES:

@@ -12,6 +12,7 @@ from typing import List, Optional, Sequence, Tuple
 from ..finding import Fix
 from .symbolic import Mono
 from .values import ANNOTATED, NOT, TENSOR, UNKNOWN_VALUE, Value
+from .views import NOT_JUDGED, ViewJudgement, judge_view
 
 
 class Context:
@@ -64,6 +65,14 @@ class Context:
         """The sizes a ``view``/``reshape``/``expand`` call's arguments stand for: one per
         dim, None for ``-1``; None when they cannot be told (``*sizes``, a tensor)."""
         return self._w.size_args(arg_nodes)
+
+    def view_judgement(self, call: ast.Call) -> ViewJudgement:
+        """Whether ``x.view(*sizes)`` succeeds, raises (unless which sizes are 1), or is not
+        known; not known for a receiver proven not a tensor."""
+        func = call.func
+        if not isinstance(func, ast.Attribute) or self.is_not_tensor(func.value):
+            return NOT_JUDGED
+        return judge_view(self.value(func.value), self.size_args(call.args))
 
     @property
     def fix_blocker(self) -> Optional[str]:

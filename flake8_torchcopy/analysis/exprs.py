@@ -44,6 +44,11 @@ _OPERAND_METHODS = frozenset("""
 _DERIVED = (ast.Call, ast.BinOp, ast.UnaryOp, ast.Subscript, ast.Attribute, ast.Compare)
 
 
+def _laid_out(v: Value) -> bool:
+    """Something is known of the value's layout (a tensor of unknown kind, say)."""
+    return v.sizes is not None or v.open_layout is not None or bool(v.permuted_by)
+
+
 def _of_self(node: ast.AST) -> bool:
     """``self.config`` (or ``cls.a.b``): an attribute chain on the instance or class."""
     while isinstance(node, ast.Attribute):
@@ -318,7 +323,13 @@ class Evaluator:
         self._children(node)
         return NOT_VALUE
 
-    e_Dict = e_Set
+    def e_Dict(self, node):
+        """A dict: not a tensor; an item read from it is never taken for a contiguous tensor
+        when a value stored in it was permuted."""
+        self._children(node)
+        held = [self.cache.get(id(v)) or UNKNOWN_VALUE for v in node.values]
+        origin = sem.permuted_origin(held)
+        return Value(NOT, permuted_by=origin) if origin else NOT_VALUE
 
     def e_Slice(self, node):
         self._children(node)
@@ -420,18 +431,20 @@ class Evaluator:
         vals = [self.ev(node.left)] + [self.ev(c) for c in node.comparators]
         if any(isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn)) for op in node.ops):
             return NOT_VALUE
-        if any(v.kind == TENSOR for v in vals):
-            return Value(TENSOR)
-        if all(v.kind == NOT for v in vals):
+        kind = TENSOR if any(v.kind == TENSOR for v in vals) else UNKNOWN
+        if kind == UNKNOWN and all(v.kind == NOT for v in vals):
             return NOT_VALUE
-        return UNKNOWN_VALUE
+        if len(vals) == 2 and (kind == TENSOR or any(_laid_out(v) for v in vals)):
+            return sem.elementwise_layout(kind, vals, " " + self.idx.text(node))
+        origin = sem.permuted_origin(vals)
+        return Value(kind, permuted_by=origin) if origin or kind == TENSOR else UNKNOWN_VALUE
 
     def e_UnaryOp(self, node):
         v = self.ev(node.operand)
         if isinstance(node.op, ast.Not):
             return NOT_VALUE
-        if is_tensorish(v):
-            return v.with_(mono=None)
+        if is_tensorish(v) or _laid_out(v):  # a TensorIterator op of one input
+            return sem.elementwise_layout(v.kind, [v], " " + self.idx.text(node))
         m = self.mono_of(node.operand, v) if isinstance(node.op, ast.USub) else None
         if m is not None:
             return Value(NOT if v.kind == NOT else UNKNOWN, mono=m * Mono.const(-1))
@@ -457,11 +470,8 @@ class Evaluator:
             t, other = (left, right) if lt else (right, left)
             taint = left.permuted_by or right.permuted_by
             if lt and rt:
-                if left.sizes is not None and left.sizes == right.sizes:
-                    same = left.strides == right.strides and left.strides is not None \
-                        and L.is_dense(left.sizes, left.strides)
-                    return Value(kind, sizes=left.sizes, strides=left.strides if same else None,
-                                 permuted_by=taint)
+                if left.sizes is not None and right.sizes is not None:
+                    return sem.elementwise_layout(kind, [left, right], " " + type(op).__name__)
                 return Value(kind, permuted_by=taint)
             if other.kind == NOT and t.sizes is not None:
                 # the output of an elementwise op follows a dense input's dim order;
@@ -538,8 +548,8 @@ class Evaluator:
                 return Value(NOT, mono=dim_size(label, owner, i))
             return NOT_VALUE
         if is_tensorish(base) or base.kind == UNKNOWN and base.sizes is not None:
-            return sem.subscript_layout(self, base, node.slice, idx)
-        return UNKNOWN_VALUE
+            return sem.subscript_layout(self, node, base, node.slice, idx)
+        return Value(UNKNOWN, permuted_by=base.permuted_by) if base.permuted_by else UNKNOWN_VALUE
 
     def e_Await(self, node):
         self.ev(node.value)
@@ -581,6 +591,9 @@ class Evaluator:
                 return container
             if name in api.NON_TENSOR_BUILTINS:
                 return NOT_VALUE
+            origin = sem.permuted_origin(args)  # abs(x), max(x, y): x itself or its layout
+            if origin:
+                return Value(UNKNOWN, permuted_by=origin)
         return UNKNOWN_VALUE
 
     def record_call(self, node: ast.Call, closed) -> None:

@@ -185,6 +185,173 @@ def elementwise(operands: Sequence[Optional[Tuple[Sizes, Strides]]]) -> Optional
     return tuple(strides)
 
 
+def _order(a: Mono, b: Mono) -> Optional[int]:
+    """-1, 0 or 1 as ``a`` is below, equal to or above ``b`` for every value of the symbols
+    at least 2; None when that depends on them (``n`` against ``m``)."""
+    if a == b:
+        return 0
+    ratio = b / a
+    if ratio is None:
+        return None
+    if _above_one(ratio):
+        return -1
+    inverse = a / b
+    return 1 if inverse is not None and _above_one(inverse) else None
+
+
+def _above_one(ratio: Mono) -> bool:
+    low = ratio.bound(upper=False)
+    return low is not None and low.coef >= 1 and all(e > 0 for _, e in low.powers) \
+        and bool(low.powers or low.coef > 1)
+
+
+def tensor_iterator(
+    operands: Sequence[Tuple[Sizes, Optional[Strides]]],
+) -> Optional[Tuple[Strides, FrozenSet[Sym]]]:
+    """The strides of the output of a TensorIterator op of ``operands`` ((sizes, strides)
+    in argument order, strides None where not known), decided as ATen's TensorIterator
+    does for every value of the symbols at least 2, and the symbols that assumption
+    rests on (the output is claimed only while none of them is 1); None when the
+    strides depend on more than the analysis knows.
+
+    The output's sizes are the broadcast of the inputs'.  Fast setup (every input of
+    the output's sizes, and all contiguous, all channels-last or all dense with equal
+    strides) gives those strides.  Otherwise each input's strides are taken with 0 on
+    the dims it is broadcast along, and the dims are ordered by an insertion sort
+    whose comparison asks the inputs in turn (a 0 stride, or an equal stride on a dim
+    no larger, passes the question on); the output is contiguous in that order.
+    An input whose strides are not known, or that is expanded (a stride 0 on a dim not
+    of size 1), may be asked nothing: on the CPU an input of another dtype is first cast
+    to the common one, which keeps a dense or strided input's dim order but gives an
+    expanded one strides of its own (and breaks a non-dense input's ties).  With such
+    an input the first must be dense (fast setup, whatever the others are, gives the same);
+    a literal size 1 in the output leaves the result unknown (the strides of size-1
+    dims are not modelled, and they can take part in the sort).  Restated and checked
+    against torch in ``tests/test_layout_rules.py``.
+    """
+    if not operands:
+        return None
+    out = broadcast(*(sz for sz, _ in operands))
+    if out is None or has_zero(out) or any(s.is_one for s in out):
+        return None
+    ndim = len(out)
+    assumed = set(chain_atoms(*out))
+    if ndim <= 1:
+        return contiguous_strides(out), frozenset(assumed)
+    known = [st is not None for _, st in operands]
+    same = all(tuple(sz) == tuple(out) for sz, _ in operands)
+    if all(known):
+        fast = _fast_setup(out, operands) if same else None  # type: ignore[arg-type]
+        if fast is not None:
+            return fast, frozenset(assumed)
+    elif not (known[0] and tuple(operands[0][0]) == tuple(out)
+              and is_dense(out, operands[0][1])):  # type: ignore[arg-type]
+        return None
+    rows: List[Optional[Tuple[List[Mono], bool]]] = []
+    for sizes, strides in operands:
+        if strides is None:
+            rows.append(None)
+            continue
+        if any(st.coef == 0 and not n.is_one for n, st in zip(sizes, strides)):
+            rows.append(None)  # expanded: a cast to the common dtype would give it strides
+            continue
+        off = ndim - len(sizes)
+        row = [ZERO] * ndim
+        for i, (n, st) in enumerate(zip(sizes, strides)):
+            row[off + i] = ZERO if n.is_one else st
+        rows.append((row, is_dense(sizes, strides)))
+
+    class Undecided(Exception):
+        pass
+
+    def should_swap(d0: int, d1: int) -> int:
+        for entry in rows:
+            if entry is None:
+                raise Undecided
+            row, dense = entry
+            s0, s1 = row[d0], row[d1]
+            if s0.coef == 0 or s1.coef == 0:
+                continue
+            order = _order(s0, s1)
+            if order is None or order == 0 and not dense:
+                raise Undecided  # a cast (CPU, mixed dtypes) lays a non-dense input out anew
+            assumed.update(chain_atoms(s0, s1))
+            if order:
+                return order
+            shape = _order(out[d0], out[d1])
+            if shape is None:
+                raise Undecided
+            if shape > 0:
+                return 1
+        return 0
+
+    perm = list(range(ndim - 1, -1, -1))
+    try:
+        for i in range(1, ndim):
+            d1 = i
+            for d0 in range(i - 1, -1, -1):
+                cmp = should_swap(perm[d0], perm[d1])
+                if cmp > 0:
+                    perm[d0], perm[d1] = perm[d1], perm[d0]
+                    d1 = d0
+                elif cmp < 0:
+                    break
+    except Undecided:
+        return None
+    strides_out: List[Mono] = [ONE] * ndim
+    acc = ONE
+    for d in perm:
+        strides_out[d] = acc
+        acc = acc * out[d]
+    return tuple(strides_out), frozenset(assumed)
+
+
+def _fast_setup(out: Sizes, operands: Sequence[Tuple[Sizes, Strides]]) -> Optional[Strides]:
+    """TensorIterator's fast setup for inputs all of the output's sizes (no size 1)."""
+    contiguous = contiguous_strides(out)
+    if all(tuple(st) == contiguous for _, st in operands):
+        return contiguous
+    if len(out) == 4:
+        order = [0, 2, 3, 1]
+        mem = contiguous_strides([out[d] for d in order])
+        last = tuple(mem[order.index(d)] for d in range(4))
+        if all(tuple(st) == last for _, st in operands):
+            return last
+    first = tuple(operands[0][1])
+    if is_dense(out, first) and all(tuple(st) == first for _, st in operands):
+        return first
+    return None
+
+
+def aligned_legal(sizes: Sequence[Mono], strides: Sequence[Mono], target: Sequence[Mono]) -> bool:
+    """A view proven legal by torch's chunk rule alone: the source splits into chunks
+    where a dim's stride is not the next dim's stride times its size, and the view
+    succeeds when every chunk ends where the target's trailing dims multiply to the
+    chunk's trailing elements.  Here every place where two dims are not merged for
+    every value of the symbols has its trailing product equal to one of the target's:
+    a place that merges by coincidence only joins two aligned chunks, and size-1 dims
+    are skipped by torch, so the view works for every value.  (``x.transpose(1, 2)``
+    of ``(b, n, c)`` viewed as ``(b, c, h, w)``: the chunks end after ``b`` and ``b * c``
+    elements, and the target's leading products include ``b`` and ``b * c``.)"""
+    kept = _drop_ones(sizes, strides)
+    ends = set()  # the target's leading and trailing products
+    for part in (target, list(reversed(target))):
+        acc = ONE
+        for t in part:
+            acc = acc * t
+            ends.add(("lead" if part is target else "trail", acc))
+    for i in range(len(kept) - 1):
+        (_, st), (s_n, st_n) = kept[i], kept[i + 1]
+        if st == st_n * s_n:
+            continue
+        # as many elements before the chunk's end as some target dims hold, or after it
+        # (the same thing when the counts agree, and the view raises when they don't)
+        if ("lead", product(s for s, _ in kept[:i + 1])) not in ends \
+                and ("trail", product(s for s, _ in kept[i + 1:])) not in ends:
+            return False
+    return True
+
+
 def _drop_ones(sizes: Sequence[Mono], strides: Sequence[Mono]):
     return [(s, st) for s, st in zip(sizes, strides) if not s.is_one]
 
@@ -377,6 +544,8 @@ def view_verdict(
     if None not in target:
         sizes, strides = _exact_source(sizes, strides, resolved)
     verdict, _ = _check(sizes, strides, resolved)
+    if verdict == UNKNOWN and aligned_legal(sizes, strides, resolved):
+        return LEGAL, []
     if verdict != ILLEGAL:
         return verdict, []
     if any(isinstance(a, Quotient) for m in sizes for a in m.symbols):

@@ -31,7 +31,7 @@ TENSOR_CONSTRUCTORS = frozenset(
 # Methods whose effect on sizes and strides is tracked even when the receiver's
 # tensor-ness is unknown (a view with sizes is torch's; the kind stays unknown).
 _LAYOUT_METHODS = frozenset(
-    "transpose swapaxes swapdims permute t movedim moveaxis view reshape contiguous expand "
+    "transpose swapaxes swapdims permute t movedim moveaxis view reshape contiguous expand expand_as "
     "unsqueeze".split()
 )
 
@@ -98,10 +98,11 @@ def attribute_layout(base: Value, attr: str) -> Value:
         res = L.swap(sizes, strides, 0, 1) if rank == 2 else (sizes, strides)
     if res is None:
         return Value(base.kind)
-    return Value(base.kind, sizes=res[0], strides=res[1], permuted_by="." + attr)
+    return Value(base.kind, sizes=res[0], strides=res[1], permuted_by="." + attr,
+                 assumes=base.assumes)
 
 
-def subscript_layout(ev, base: Value, sl: ast.AST, idx: Value) -> Value:
+def subscript_layout(ev, node: ast.Subscript, base: Value, sl: ast.AST, idx: Value) -> Value:
     if base.sizes is None or base.strides is None:
         return Value(base.kind)
     items = list(sl.elts) if isinstance(sl, ast.Tuple) else [sl]
@@ -134,18 +135,42 @@ def subscript_layout(ev, base: Value, sl: ast.AST, idx: Value) -> Value:
         if const_int(it) is not None or (v is not None and v.kind == NOT and ev.mono_of(it, v) is not None):
             k += 1
             continue
-        return Value(base.kind)
+        step = _slice_step(it)
+        if step is None or not isinstance(it, ast.Slice):
+            return Value(base.kind)
+        # a part of the dim: a size of its own (at most the dim's), the stride times the step;
+        # a literal span of one step (``[:1]``, ``[2:3]``) holds one element, or none
+        lower = 0 if it.lower is None else const_int(it.lower)
+        upper = None if it.upper is None else const_int(it.upper)
+        if lower is not None and upper is not None and 0 <= lower < upper <= lower + step:
+            out_s.append(ONE)
+        else:
+            label = f"{ev.idx.text(node)}.size({len(out_s)})"
+            out_s.append(Mono.sym(Sym(label, ("slice", id(node), len(out_s)))))
+        out_st.append(strides[k] * Mono.const(step))
+        k += 1
     out_s.extend(sizes[k:])
     out_st.extend(strides[k:])
     return Value(base.kind, sizes=tuple(out_s), strides=tuple(out_st),
-                 permuted_by=base.permuted_by)
+                 permuted_by=base.permuted_by, assumes=base.assumes)
+
+
+def _slice_step(it: ast.AST) -> Optional[int]:
+    """The step of a slice ``a:b`` / ``a:b:c`` with a literal positive step (1 when none);
+    None for anything else (an index, a tensor, a negative step)."""
+    if not isinstance(it, ast.Slice):
+        return None
+    if it.step is None:
+        return 1
+    step = const_int(it.step)
+    return step if step is not None and step > 0 else None
 
 
 def index_layout(base: Value, n: int) -> Value:
     if base.sizes is None or base.strides is None or len(base.sizes) < n:
         return Value(base.kind)
     return Value(base.kind, sizes=base.sizes[n:], strides=base.strides[n:],
-                 permuted_by=base.permuted_by)
+                 permuted_by=base.permuted_by, assumes=base.assumes)
 
 
 def call_qualname(ev, node, q: str, args: List[Value]) -> Value:
@@ -165,7 +190,7 @@ def call_qualname(ev, node, q: str, args: List[Value]) -> Value:
             return _untraced(args)
         if name[14:] in _FUNCTIONAL_POINTWISE and args and not isinstance(node.args[0], ast.Starred):
             return elementwise_layout(TENSOR, args[:1], "." + name[14:])  # the rest are numbers
-        return Value(TENSOR, permuted_by=_taint(args))
+        return Value(TENSOR, permuted_by=permuted_origin(args))
     if name in yields.TORCH_FUNCTIONS and args and yields.tensor_pieces(args[0]) is not None:
         return yields.tensor_pieces(args[0])  # type: ignore[return-value]
     if name == "where" and len(node.args) == 3 and not node.keywords \
@@ -179,7 +204,7 @@ def call_qualname(ev, node, q: str, args: List[Value]) -> Value:
 def _untraced(args: List[Value]) -> Value:
     """What a torch function the analysis does not follow returns: unknown, and never taken
     for contiguous when it was computed from a permuted tensor."""
-    taint = _taint(args)
+    taint = permuted_origin(args)
     return Value(UNKNOWN, permuted_by=taint) if taint else UNKNOWN_VALUE
 
 
@@ -199,16 +224,16 @@ def torch_function_layout(ev, node, name: str, args: List[Value]) -> Value:
         a = args[0]
         dense = a.strides is not None and L.is_dense(a.sizes, a.strides)
         return Value(TENSOR, sizes=a.sizes, strides=a.strides if dense else None,
-                     permuted_by=a.permuted_by if dense else _taint(args) or "." + name)
+                     permuted_by=a.permuted_by if dense else permuted_origin(args) or "." + name)
     if node.keywords and any(k.arg == "out" for k in node.keywords) or any(
             isinstance(a, ast.Starred) for a in node.args):
-        return Value(TENSOR, permuted_by=_taint(args))
+        return Value(TENSOR, permuted_by=permuted_origin(args))
     if name == "masked_fill" and len(args) >= 2:
         return masked_fill_layout(TENSOR, args[0], args[1])
     if name in _TORCH_POINTWISE and args:
         return elementwise_layout(TENSOR, _operand_values(ev, node, node.args), "." + name)
     # other functions: strides not followed, and not assumed contiguous after a permutation
-    return Value(TENSOR, permuted_by=_taint(args))
+    return Value(TENSOR, permuted_by=permuted_origin(args))
 
 
 def unfold_layout(ev, node: ast.Call, args: List[Value]) -> Value:
@@ -259,7 +284,8 @@ def call_method(ev, node, recv: Value, m: str, args: List[Value]) -> Value:
         if recv.sizes is not None and dim is not None:
             res = L.movedim(recv.sizes, recv.strides, dim, 0) if recv.strides else None
             if res is not None:
-                moved = Value(recv.kind, sizes=res[0], strides=res[1], permuted_by=recv.permuted_by)
+                moved = Value(recv.kind, sizes=res[0], strides=res[1], permuted_by=recv.permuted_by,
+                              assumes=recv.assumes)
                 each = index_layout(moved, 1)
                 n = res[0][0]
                 count = int(n.coef) if not n.powers and n.coef.denominator == 1 else None
@@ -351,7 +377,7 @@ def _permute(c: Call) -> Value:
         res = L.swap(sizes, strides, ints[0], ints[1])  # type: ignore[arg-type]
     if res is None:
         return Value(kind, permuted_by=c.label)
-    return Value(kind, sizes=res[0], strides=res[1], permuted_by=c.label)
+    return Value(kind, sizes=res[0], strides=res[1], permuted_by=c.label, assumes=c.recv.assumes)
 
 
 def _open_rank_swap(c: Call) -> Value:
@@ -415,7 +441,24 @@ def _expand(c: Call) -> Value:
     res = L.expand(c.sizes, c.strides, target)
     if res is None:
         return Value(c.recv.kind, permuted_by=c.label)
-    return Value(c.recv.kind, sizes=res[0], strides=res[1], permuted_by=c.label)
+    return Value(c.recv.kind, sizes=res[0], strides=res[1], permuted_by=c.label,
+                 assumes=c.recv.assumes)
+
+
+def _expand_as(c: Call) -> Value:
+    """``x.expand_as(y)`` has ``y``'s sizes (or raises); its strides are known when ``x``'s
+    sizes are and each dim keeps its size or grows from a literal 1."""
+    if len(c.args) != 1 or c.node.keywords:
+        return Value(c.recv.kind, permuted_by=c.label)
+    other = c.ev.cache.get(id(c.args[0])) or UNKNOWN_VALUE
+    if other.sizes is None or None in other.sizes:
+        return Value(c.recv.kind, permuted_by=c.label)
+    res = L.expand(c.sizes, c.strides, other.sizes) \
+        if c.sizes is not None and c.strides is not None else None
+    if res is None:  # the sizes are y's; the strides, not known, are never taken as contiguous
+        return Value(c.recv.kind, sizes=other.sizes, permuted_by=c.label)
+    return Value(c.recv.kind, sizes=res[0], strides=res[1], permuted_by=c.label,
+                 assumes=c.recv.assumes)
 
 
 def _view(c: Call) -> Value:
@@ -439,7 +482,8 @@ def _view(c: Call) -> Value:
         st = L.view_result(sizes, strides, resolved)
         if st is not None:
             permuted = c.recv.permuted_by if st != L.contiguous_strides(resolved) else None
-            return Value(kind, sizes=tuple(resolved), strides=st, permuted_by=permuted)
+            return Value(kind, sizes=tuple(resolved), strides=st, permuted_by=permuted,
+                         assumes=c.recv.assumes)
         if c.m == "reshape" and L.view_verdict(sizes, strides, target)[0] == L.ILLEGAL:
             return Value(kind, sizes=tuple(resolved), strides=L.contiguous_strides(resolved))
     return Value(kind, sizes=tuple(resolved), permuted_by=c.taint)
@@ -453,7 +497,8 @@ def _unsqueeze(c: Call) -> Value:
     if 0 <= d <= len(sizes):
         st = strides[d] * sizes[d] if d < len(sizes) else ONE
         return Value(c.recv.kind, sizes=sizes[:d] + (ONE,) + sizes[d:],
-                     strides=strides[:d] + (st,) + strides[d:], permuted_by=c.recv.permuted_by)
+                     strides=strides[:d] + (st,) + strides[d:], permuted_by=c.recv.permuted_by,
+                     assumes=c.recv.assumes)
     return c.plain
 
 
@@ -471,11 +516,11 @@ def _layout_preserving(c: Call) -> Value:
         # x.transpose(1, 2).to(memory_format=torch.contiguous_format) keeps its strides
         if fmt == "contiguous_format" and sizes is not None and strides is not None \
                 and strides == L.contiguous_strides(sizes):
-            return Value(kind, sizes=sizes, strides=strides)
+            return Value(kind, sizes=sizes, strides=strides, assumes=c.recv.assumes)
         return Value(kind, sizes=sizes, permuted_by=c.taint or c.label)
     if m in _ALIASES or m.endswith("_"):  # the receiver itself, or a view of all of it
         return Value(kind, sizes=sizes, strides=strides, permuted_by=c.recv.permuted_by,
-                     open_layout=c.recv.open_layout)
+                     open_layout=c.recv.open_layout, assumes=c.recv.assumes)
     if m == "masked_fill":
         return masked_fill_layout(kind, c.recv, _arg_value(c.ev, c.node, 0, "mask"))
     if m in _COPIES:
@@ -500,6 +545,9 @@ def _where(c: Call) -> Value:
 _ALIASES = frozenset("detach detach_ requires_grad_".split())
 _COPIES = frozenset(
     "clone to cuda cpu float double half bfloat16 int long short bool byte char type_as".split())
+# Comparisons and binary ops: TensorIterator ops of the receiver and their argument.
+_COMPARISONS = frozenset(
+    "eq ne lt le gt ge logical_and logical_or logical_xor maximum minimum fmod remainder".split())
 # Keyword arguments of elementwise ops that are never tensors.
 _SCALAR_KEYWORDS = frozenset(
     "alpha rounding_mode decimals nan posinf neginf approximate inplace value".split())
@@ -552,12 +600,13 @@ def _operand_layout(v: Value):
     return None
 
 
-def _taint(values: Sequence[Value]) -> Optional[str]:
+def permuted_origin(values: Sequence[Value]) -> Optional[str]:
     """The permutation one of the values (or an item of one) was made by, if any."""
     for v in values:
         if v.permuted_by:
             return v.permuted_by
-        for e in v.elems or ():
+        held = list(v.elems or ()) + [x for x in (v.item, v.mapped) if x is not None]
+        for e in held:
             if e.permuted_by:
                 return e.permuted_by
     return None
@@ -573,18 +622,32 @@ def elementwise_layout(kind: str, inputs: Sequence[Value], label: str,
     tensors = [v for v in inputs if v.kind != NOT]
     if not tensors:
         return Value(kind)
-    taint = _taint(tensors)
+    taint = permuted_origin(tensors)
     layouts = [_operand_layout(v) for v in tensors]
     known = [lay for lay in layouts if lay is not None]
     mark = taint or (label if any(st != L.contiguous_strides(sz) for sz, st in known) else None)
+    assumes = frozenset().union(*(v.assumes for v in tensors))
     if len(known) == len(layouts):
         sizes = L.broadcast(*(sz for sz, _ in known))
         if sizes is None:
             return Value(kind, permuted_by=mark)
         strides = L.elementwise(known)
         if strides is None:
-            return Value(kind, sizes=sizes, permuted_by=mark)
-        return Value(kind, sizes=sizes, strides=strides, permuted_by=taint)
+            decided = L.tensor_iterator(known)
+            if decided is None:
+                return Value(kind, sizes=sizes, permuted_by=mark)
+            strides, assumed = decided
+            assumes = assumes | assumed
+        return Value(kind, sizes=sizes, strides=strides, permuted_by=taint, assumes=assumes)
+    if all(v.sizes is not None for v in tensors) and layouts[0] is not None:
+        # some strides not known (an expand_as): decided when the first input decides
+        decided = L.tensor_iterator([lay if lay is not None else (v.sizes, None)
+                                     for v, lay in zip(tensors, layouts)])  # type: ignore[misc]
+        if decided is not None:
+            strides, assumed = decided
+            sizes = L.broadcast(*(v.sizes for v in tensors))  # type: ignore[misc]
+            return Value(kind, sizes=sizes, strides=strides, permuted_by=taint,
+                         assumes=assumes | assumed)
     if len(tensors) == 1 and tensors[0].open_layout is not None:
         # a tensor of unknown rank: dense, its strides carry over (numbers are no input)
         sizes, strides = tensors[0].open_layout
@@ -633,8 +696,11 @@ METHOD_LAYOUT: Dict[str, Callable[[Call], Value]] = {
     **{m: _layout_preserving for m in api.LAYOUT_PRESERVING_METHODS},
     **{m: _shape_preserving for m in api.SHAPE_PRESERVING_METHODS},
     **{m: _permute for m in "transpose swapaxes swapdims movedim moveaxis permute t transpose_ t_".split()},
+    # TensorIterator ops of the receiver and their tensor arguments (comparisons and friends)
+    **{m: _layout_preserving for m in _COMPARISONS},
     "contiguous": _contiguous,
     "expand": _expand,
+    "expand_as": _expand_as,
     "view": _view,
     "reshape": _view,
     "unsqueeze": _unsqueeze,

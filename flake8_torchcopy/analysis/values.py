@@ -7,9 +7,9 @@ tensor only with ``trust_annotations`` (and then its fixes are unsafe).
 from __future__ import annotations
 
 import itertools
-from typing import Optional, Tuple
+from typing import FrozenSet, Optional, Tuple
 
-from .symbolic import Mono
+from .symbolic import Mono, Sym
 
 TENSOR = "tensor"
 ANNOTATED = "annotated"
@@ -44,7 +44,7 @@ class Value:
     """
 
     __slots__ = ("kind", "qualname", "local_def", "sizes", "strides", "permuted_by",
-                 "mono", "elems", "is_class", "mixed", "item", "mapped", "open_layout", "caveat", "serial")
+                 "mono", "elems", "is_class", "mixed", "item", "mapped", "open_layout", "caveat", "assumes", "serial")
 
     def __init__(
         self,
@@ -63,6 +63,7 @@ class Value:
         mapped: Optional["Value"] = None,
         open_layout: Optional[Tuple[Sizes, Strides]] = None,
         caveat: Optional[str] = None,
+        assumes: FrozenSet[Sym] = frozenset(),
     ) -> None:
         self.kind = kind
         self.qualname = qualname
@@ -78,6 +79,7 @@ class Value:
         self.mapped = mapped
         self.open_layout = open_layout if sizes is None else None
         self.caveat = caveat if kind in (TENSOR, ANNOTATED) else None
+        self.assumes = assumes if sizes is not None or self.open_layout is not None else frozenset()
         self.serial = next(_serial)
 
     def with_(self, **changes) -> "Value":
@@ -133,4 +135,5 @@ def join(a: Optional[Value], b: Optional[Value]) -> Value:
         item=join(a.item, b.item) if a.item is not None and b.item is not None else None,
         mapped=join(a.mapped, b.mapped) if a.mapped is not None and b.mapped is not None else None,
         caveat=a.caveat or b.caveat,
+        assumes=a.assumes | b.assumes,
     )

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import ast
 
-from ..analysis import layout as L
+from ..analysis.views import ILLEGAL
 from ..analysis.torchapi import DTYPE_NAMES
 from ..finding import SAFE, UNSAFE, Edit, Fix
 from .base import Example, Rule
@@ -51,8 +51,27 @@ class ViewAfterPermute(Rule):
         "import torch\ndef f(x):\n    b, c, t = x.shape\n    x = x.transpose(1, 2)\n    return x.view(b, t, c)\n",
         "import torch\ndef f(x):\n    b, c, t = x.shape\n    y = x.transpose(1, 2)\n"
         "    return y.view(b, t // 2, 2, c)\n",
+        "import torch\ndef f(x, height, width):\n    b, n, c = x.shape\n"
+        "    return x.transpose(1, 2).view(b, c, height, width)\n",
+        "import torch\ndef f(logits, target):\n    _, pred = logits.topk(5, 1, True, True)\n"
+        "    correct = pred.eq(target.view(-1, 1).expand_as(pred))\n"
+        "    return correct[:, :1].view(-1)\n",
     )
     INVALID = (
+        Example(
+            code="import torch\ndef accuracy(output, target, maxk):\n"
+            "    _, pred = output.topk(maxk, 1, True, True)\n    pred = pred.t()\n"
+            "    correct = pred.eq(target.view(1, -1).expand_as(pred))\n"
+            "    return [correct[:k].view(-1).float().sum() for k in range(1, maxk + 1)]\n",
+            fixed="import torch\ndef accuracy(output, target, maxk):\n"
+            "    _, pred = output.topk(maxk, 1, True, True)\n    pred = pred.t()\n"
+            "    correct = pred.eq(target.view(1, -1).expand_as(pred))\n"
+            "    return [correct[:k].reshape(-1).float().sum() for k in range(1, maxk + 1)]\n",
+            note="the top-k accuracy helper of PyTorch's ImageNet example, copied into thousands "
+            "of projects (and torch's own test utilities): `eq` lays its output out like the "
+            "transposed `pred`, so the rows `correct[:k]` are not contiguous and the view raises "
+            "for k > 1 and a batch above 1",
+        ),
         Example(
             code="import torch\ndef flat(x):\n    b, n, c = x.shape\n    y = x.transpose(1, 2)\n"
             "    try:\n        return y.view(b, -1)\n    except RuntimeError:\n        return None\n",
@@ -124,22 +143,11 @@ class ViewAfterPermute(Rule):
             return
         if len(node.args) == 1 and self.is_dtype(node.args[0], ctx):
             return
-        recv = ctx.value(func.value)
-        sizes, strides = recv.open_layout or (recv.sizes, recv.strides)
-        if ctx.is_not_tensor(func.value) or sizes is None or strides is None:
+        judged = ctx.view_judgement(node)
+        if judged.verdict != ILLEGAL:
             return
-        target = ctx.size_args(node.args)
-        if target is None:
-            return
-        if recv.sizes is None and not self.reads_sizes(target, sizes):
-            return
-        verdict, rescues = L.view_verdict(sizes, strides, target)
-        if verdict != L.ILLEGAL:
-            return
-        in_target = {sym for m in target if m is not None for sym in m.atoms()}
-        rescues.sort(key=lambda syms: (len(syms), not set(syms) <= in_target))
-        unless = " or ".join(" and ".join(f"{s.name} == 1" for s in syms) for syms in rescues)
-        origin = f" after {recv.permuted_by}" if recv.permuted_by else ""
+        unless = " or ".join(" and ".join(f"{name} == 1" for name in names) for names in judged.unless)
+        origin = f" after {judged.origin}" if judged.origin else ""
         message = (f"use .reshape() instead of .view(){origin}: this view merges dims the "
                    f"permutation separated and raises RuntimeError"
                    + (f" unless {unless}" if unless else ""))
@@ -149,14 +157,6 @@ class ViewAfterPermute(Rule):
         ctx.report(self.code, node, message,
                    Fix((Edit(start, end, "reshape"),), SAFE if safe else UNSAFE,
                        "Replace `.view` with `.reshape`"))
-
-    @staticmethod
-    def reads_sizes(target, sizes) -> bool:
-        """Of a tensor whose rank is not known, only views whose arguments read its sizes
-        are judged: ``y.view(-1)`` of an untraced ``y`` depends on sizes the code never
-        looks at and often fixes by design (a 1-channel convolution's output)."""
-        known = {a for m in sizes for a in m.atoms()}
-        return any(a in known for m in target if m is not None for a in m.atoms())
 
     @staticmethod
     def is_dtype(arg: ast.AST, ctx) -> bool:

@@ -1,0 +1,67 @@
+"""Judging a ``.view(...)`` call: legal, raising (unless which sizes are 1), or not known.
+
+The receiver's sizes and strides come from the evaluator (:class:`~.values.Value`), the
+decision from :func:`~.layout.view_verdict`.  A layout that holds only while some sizes
+are not 1 (``Value.assumes``: an elementwise op's output order) adds those sizes to the
+"unless" list, so the claim stays true for every size.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import List, Optional, Sequence, Tuple
+
+from . import layout as L
+from .symbolic import Mono, Sym
+from .values import Value
+
+LEGAL, ILLEGAL, UNKNOWN = L.LEGAL, L.ILLEGAL, L.UNKNOWN
+
+
+@dataclass(frozen=True)
+class ViewJudgement:
+    """``verdict``: LEGAL, ILLEGAL or UNKNOWN.  For ILLEGAL, ``unless``: sets of size names;
+    the view raises unless every size of one set is 1.  ``origin``: the op that made the
+    receiver's layout (``".transpose(1, 2)"``), if the analysis knows it."""
+
+    verdict: str
+    unless: Tuple[Tuple[str, ...], ...] = ()
+    origin: Optional[str] = None
+
+
+NOT_JUDGED = ViewJudgement(UNKNOWN)
+
+
+def judge_view(recv: Value, target: Optional[Sequence[Optional[Mono]]]) -> ViewJudgement:
+    """The judgement of ``recv.view(*target)`` (target sizes, None for ``-1``)."""
+    sizes, strides = recv.open_layout or (recv.sizes, recv.strides)
+    if sizes is None or strides is None or target is None:
+        return NOT_JUDGED
+    if recv.sizes is None and not _reads_sizes(target, sizes):
+        return NOT_JUDGED
+    verdict, rescues = L.view_verdict(sizes, strides, target)
+    if verdict != L.ILLEGAL:
+        return ViewJudgement(verdict, origin=recv.permuted_by)
+    rescues = _with_assumptions(rescues, recv.assumes)
+    in_target = {sym for m in target if m is not None for sym in m.atoms()}
+    rescues.sort(key=lambda syms: (len(syms), not set(syms) <= in_target))
+    unless = tuple(tuple(s.name for s in syms) for syms in rescues)
+    return ViewJudgement(ILLEGAL, unless, recv.permuted_by)
+
+
+def _with_assumptions(rescues: List[Tuple[Sym, ...]], assumes) -> List[Tuple[Sym, ...]]:
+    """The rescues, plus each size the layout assumed not to be 1 that no rescue of its
+    own already covers (a rescue set containing it is then implied by it)."""
+    out = list(rescues)
+    for sym in sorted(assumes, key=lambda s: s.name):
+        if any(set(r) <= {sym} for r in out):
+            continue
+        out = [r for r in out if sym not in r] + [(sym,)]
+    return out
+
+
+def _reads_sizes(target: Sequence[Optional[Mono]], sizes: Sequence[Mono]) -> bool:
+    """Of a tensor whose rank is not known, only views whose arguments read its sizes are
+    judged: ``y.view(-1)`` of an untraced ``y`` depends on sizes the code never looks at
+    and often fixes by design (a 1-channel convolution's output)."""
+    known = {a for m in sizes for a in m.atoms()}
+    return any(a in known for m in target if m is not None for a in m.atoms())
