@@ -15,6 +15,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..source import SourceIndex
 from . import layout as L
+from . import pipelines
 from . import torchapi as api
 from . import torchsem as sem
 from . import yields
@@ -156,9 +157,9 @@ class Evaluator:
             return
         if isinstance(target, (ast.Tuple, ast.List)):
             names = target.elts
-            if any(isinstance(e, ast.Starred) for e in names):
-                for e in names:
-                    self.bind(e.value if isinstance(e, ast.Starred) else e, UNKNOWN_VALUE, None)
+            stars = [i for i, e in enumerate(names) if isinstance(e, ast.Starred)]
+            if stars:
+                self.bind_starred(names, stars[0], v.elems if len(stars) == 1 else None)
                 return
             elems = v.elems
             if elems is None and value_node is not None:
@@ -175,6 +176,22 @@ class Evaluator:
             self.bind(target.value, UNKNOWN_VALUE, None)
             return
         self.ev_target(target)
+
+    def bind_starred(self, names: Sequence[ast.AST], star: int,
+                     elems: Optional[Tuple[Value, ...]]) -> None:
+        """``a, *rest, z = v``: the names before and after the star take the items at their
+        places, the starred one a list of those in between (items not known: unknown)."""
+        after = len(names) - star - 1
+        if elems is None or len(elems) < len(names) - 1:
+            for e in names:
+                self.bind(e.value if isinstance(e, ast.Starred) else e, UNKNOWN_VALUE, None)
+            return
+        for e, item in zip(names[:star], elems):
+            self.bind(e, item, None)
+        middle = elems[star:len(elems) - after]
+        self.bind(names[star].value, Value(NOT, elems=tuple(middle)), None)  # type: ignore[attr-defined]
+        for e, item in zip(names[star + 1:], elems[len(elems) - after:]):
+            self.bind(e, item, None)
 
     def learn_shape(self, value_node: ast.AST, names: Sequence[ast.AST]):
         """``b, n, c = x.shape`` / ``x.size()``: x has rank 3 and sizes named b, n, c."""
@@ -238,8 +255,17 @@ class Evaluator:
             v = UNKNOWN_VALUE
         else:
             v = handler(node)
+        shape = sem.tuple_shape(self, node) if cls is ast.Call else None
+        if shape is not None and shape.torch_function:
+            v = Value(TENSOR, permuted_by=v.permuted_by)  # what torch.max(x, 1) holds
+        elif shape is not None and v.kind not in (TENSOR, ANNOTATED):
+            recv = self.cache.get(id(node.func.value)) or UNKNOWN_VALUE  # x.topk(k) of a tensor x
+            if is_tensorish(recv):
+                v = Value(recv.kind, caveat=recv.caveat, permuted_by=recv.permuted_by)
         if v.kind == TENSOR and v.caveat is None and cls in _DERIVED:
             v = self.derived_caveat(node, v)
+        if shape is not None and v.kind in (TENSOR, ANNOTATED):
+            v = sem.tuple_result(shape, v)  # x.topk(k), torch.max(x, 1): (values, indices)
         self.cache[id(node)] = v
         rules = self.dispatch.get(cls)
         if rules and self.reporting:
@@ -506,6 +532,9 @@ class Evaluator:
         base = self.ev(node.value)
         attr = node.attr
         if base.qualname is not None:
+            held = pipelines.attribute(base, attr)  # enc.input_ids of a tokenizer's output
+            if held is not None:
+                return held
             q = f"{base.qualname}.{attr}"
             if base.qualname == "torch" and attr in api.NON_TENSOR_TORCH_ATTRIBUTES:
                 return Value(NOT, qualname=q)

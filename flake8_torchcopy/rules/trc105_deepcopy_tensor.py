@@ -59,6 +59,9 @@ class DeepcopyTensor(Rule):
                      "    return [copy.deepcopy(im) for im in imgs]\n"
                      "def f(x):\n    return _blur(F.interpolate(x, scale_factor=2))\n",
                 note="a private helper that every call in the module passes a tensor"),
+        Example(code="import copy\nimport torch\ndef f(flag):\n"
+                     "    w = torch.zeros(3) if flag else None\n    return copy.deepcopy(w)\n",
+                note="a tensor on one path, None on the other: reported, no fix"),
     )
 
     def check(self, node: ast.Call, ctx) -> None:
@@ -66,6 +69,12 @@ class DeepcopyTensor(Rule):
             return
         arg = node.args[0]
         if ctx.tensor_kind(arg) is None:
+            if ctx.tensor_on_some_path(arg):
+                t = short(ctx.text(arg), 24)
+                ctx.report(self.code, node,
+                           f"{t} is a tensor on some paths to copy.deepcopy({t}) (and not on "
+                           "others): there the deepcopy is slow and also copies requires_grad, "
+                           f".grad and the whole storage; use {t}.detach().clone() for tensors")
             return
         t = short(ctx.text(arg), 24)
         ctx.report(self.code, node,

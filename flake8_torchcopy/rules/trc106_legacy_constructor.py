@@ -33,6 +33,9 @@ class LegacyConstructor(Rule):
     INVALID = (
         Example(code="import torch\nx = torch.randn(3)\ny = torch.Tensor(x)\n"),
         Example(code="import torch\nx = torch.ones(2, 2)\ny = torch.FloatTensor(x.float())\n"),
+        Example(code="import torch\ndef f(data):\n"
+                     "    x = torch.ones(2) if data is None else [1.0, 2.0]\n    return torch.Tensor(x)\n",
+                note="a tensor on one path, a list on the other: reported, no fix"),
     )
 
     def check(self, node: ast.Call, ctx) -> None:
@@ -43,10 +46,16 @@ class LegacyConstructor(Rule):
         if name not in LEGACY_CONSTRUCTORS or q not in (f"torch.{name}", f"torch.cuda.{name}"):
             return
         arg = node.args[0]
+        ctor = q.replace("torch.", "", 1)
         if ctx.tensor_kind(arg) is None:
+            if ctx.tensor_on_some_path(arg):
+                t = short(ctx.text(arg), 24)
+                ctx.report(self.code, node,
+                           f"{t} is a tensor on some paths to torch.{ctor}({t}) (and not on "
+                           f"others): there it does not copy but aliases {t} and keeps its "
+                           f"autograd graph; use {t}.detach().clone() for a copy")
             return
         t = short(ctx.text(arg), 24)
-        ctor = q.replace("torch.", "", 1)
         ctx.report(self.code, node,
                    f"torch.{ctor}({t}) does not copy: it aliases {t} and keeps its autograd graph; "
                    f"use {t}.detach().clone() for a copy, or {t} itself")

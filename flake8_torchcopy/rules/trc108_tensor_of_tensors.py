@@ -14,7 +14,8 @@ class TensorOfTensors(Rule):
     rationale = (
         "`torch.tensor([a, b, ...])` with tensor elements converts each element through "
         "Python scalars: it is slow, works only for 0-d and 1-element tensors, raises for "
-        "larger ones, and cuts the autograd graph. `torch.stack` does it in one kernel."
+        "larger ones, and cuts the autograd graph. `torch.stack` does it in one kernel. A list "
+        "that mixes a tensor with numbers or items not known is reported too, without a fix."
     )
     fix_safety = (
         "Unsafe: for 0-d elements `torch.stack([a, b]).detach()` is exact, but 1-element 1-d "
@@ -38,6 +39,12 @@ class TensorOfTensors(Rule):
             inputs={"a": "tensor:rank=0", "b": "tensor:rank=0"},
             note="exact for 0-d elements; 1-element 1-d elements change the shape",
         ),
+        Example(
+            code="import torch\ndef f(logits, step):\n    loss = torch.mean(logits)\n"
+            "    return torch.tensor([loss, step])\n",
+            note="a tensor among other items: reported, no fix (raises when the tensor has more "
+            "than one element, and its graph is cut)",
+        ),
     )
 
     def check(self, node: ast.Call, ctx) -> None:
@@ -46,7 +53,15 @@ class TensorOfTensors(Rule):
         lst = node.args[0]
         if not isinstance(lst, (ast.List, ast.Tuple)) or not lst.elts:
             return
-        if any(isinstance(e, ast.Starred) or ctx.tensor_kind(e) is None for e in lst.elts):
+        kinds = [None if isinstance(e, ast.Starred) else ctx.tensor_kind(e) for e in lst.elts]
+        if None in kinds:
+            tensors = [ctx.text(e) for e, k in zip(lst.elts, kinds) if k is not None]
+            if tensors:  # a tensor among numbers (or items not known)
+                ctx.report(self.code, node,
+                           f"torch.tensor([...]) of the tensor {short(', '.join(tensors), 30)} and "
+                           "other items goes through Python scalars: it raises for tensors of "
+                           "more than one element and drops their graph; build it from tensors "
+                           "with torch.stack or torch.cat")
             return
         torch = ctx.torch_name()
         fix = None
