@@ -1,0 +1,65 @@
+"""Library knowledge of data pipelines: what Hugging Face tokenizers return.
+
+A tokenizer loaded by ``AutoTokenizer.from_pretrained(...)`` (or a named
+``...Tokenizer``/``...TokenizerFast`` class's ``from_pretrained``, without
+``trust_remote_code``, which may load a class of the model's own) and called with
+``return_tensors="pt"`` returns a ``BatchEncoding`` whose every value is a
+``torch.Tensor``: ``BatchEncoding.convert_to_tensors`` turns each value into one with
+``torch.tensor`` or raises (transformers' ``tokenization_utils_base.py``).  Its values
+are read by subscript (``enc["input_ids"]``) or attribute (``enc.input_ids``), and
+``enc.to(device)`` returns the same object.  ``tokenizer.encode(..., return_tensors="pt")``
+returns a tensor.  The tokenizer and the encoding are marked by their ``qualname``
+(``TOKENIZER``, ``BATCH_ENCODING``), which no rule matches.  Evidence from here carries
+the ``LIBRARY`` caveat: reports, and fixes marked unsafe.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from typing import Optional
+
+from .values import NOT, TENSOR, Value
+
+TOKENIZER = "transformers:tokenizer"
+BATCH_ENCODING = "transformers:BatchEncoding"
+LIBRARY = "it rests on what a library returns (a Hugging Face tokenizer's output)"
+
+_LOADER = re.compile(r"transformers\.(?:\w+\.)*(?:Auto|[A-Z]\w*)Tokenizer(?:Fast)?\.from_pretrained$")
+#: tokenizer methods that return a BatchEncoding (``__call__`` is the tokenizer itself)
+_ENCODING_METHODS = frozenset({"encode_plus", "batch_encode_plus", "pad"})
+#: BatchEncoding attributes that are not its values
+_ENCODING_MEMBERS = frozenset(
+    "data keys values items get to convert_to_tensors encodings is_fast n_sequences tokens "
+    "words word_ids sequence_ids token_to_word char_to_token word_to_tokens token_to_chars "
+    "word_to_chars char_to_word token_to_sequence copy update pop setdefault clear fromkeys popitem".split())
+
+
+def _pt(node: ast.Call) -> bool:
+    return any(k.arg == "return_tensors" and isinstance(k.value, ast.Constant)
+               and k.value.value == "pt" for k in node.keywords)
+
+
+def _encoding() -> Value:
+    return Value(NOT, qualname=BATCH_ENCODING, mapped=Value(TENSOR, caveat=LIBRARY))
+
+
+def call(q: str, node: ast.Call) -> Optional[Value]:
+    """What a call of qualified name ``q`` returns, when this module knows it."""
+    if _LOADER.match(q) and not any(k.arg == "trust_remote_code" or k.arg is None
+                                    for k in node.keywords):
+        return Value(NOT, qualname=TOKENIZER)
+    if q == TOKENIZER or q.startswith(TOKENIZER + ".") and q[len(TOKENIZER) + 1:] in _ENCODING_METHODS:
+        return _encoding() if _pt(node) else None
+    if q == TOKENIZER + ".encode" and _pt(node):
+        return Value(TENSOR, caveat=LIBRARY)
+    if q == BATCH_ENCODING + ".to":
+        return _encoding()
+    return None
+
+
+def attribute(base: Value, attr: str) -> Optional[Value]:
+    """``enc.input_ids`` of an encoding: one of its values."""
+    if base.qualname == BATCH_ENCODING and attr not in _ENCODING_MEMBERS \
+            and not attr.startswith("_"):
+        return base.mapped
+    return None

@@ -1,0 +1,68 @@
+"""Hugging Face tokenizers with ``return_tensors="pt"`` (analysis/pipelines.py): the fact is
+checked against transformers where it is installed, and its use by the rules everywhere."""
+import pytest
+
+from flake8_torchcopy import lint_source
+from flake8_torchcopy.analysis import pipelines
+
+SRC = '''import torch
+from transformers import AutoTokenizer
+
+def f(texts, device):
+    tok = AutoTokenizer.from_pretrained("bert-base-uncased")
+    enc = tok(texts, padding=True, return_tensors="pt").to(device)
+    ids = torch.tensor(enc["input_ids"])
+    mask = torch.tensor(enc.attention_mask)
+    one = torch.tensor(tok.encode(texts[0], return_tensors="pt"))
+    return ids, mask, one
+'''
+
+
+def test_tokenizer_outputs_are_tensors_and_fixes_unsafe():
+    found = [f for f in lint_source(SRC, "t.py") if f.code == "TRC101"]
+    assert [f.line for f in found] == [7, 8, 9]
+    assert all(f.fix is not None and f.fix.applicability == "unsafe" for f in found)
+
+
+@pytest.mark.parametrize("src", [
+    # without return_tensors="pt" the values are lists
+    SRC.replace('return_tensors="pt"', 'return_tensors="np"'),
+    SRC.replace(', return_tensors="pt")', ")"),
+    # remote code may bring a tokenizer class of its own
+    SRC.replace('("bert-base-uncased")', '("x", trust_remote_code=True)'),
+    SRC.replace('("bert-base-uncased")', '("x", **kwargs)'),
+    # something else that happens to be called from_pretrained
+    SRC.replace("AutoTokenizer.from_pretrained", "AutoModel.from_pretrained"),
+])
+def test_other_uses_stay_quiet(src):
+    assert [f for f in lint_source(src, "t.py") if f.code == "TRC101"] == []
+
+
+def test_encoding_members_are_not_values():
+    enc = pipelines.call(pipelines.TOKENIZER, _call('tok(x, return_tensors="pt")'))
+    assert enc is not None and pipelines.attribute(enc, "input_ids") is enc.mapped
+    for member in ("keys", "to", "data", "word_ids", "_encodings"):
+        assert pipelines.attribute(enc, member) is None
+
+
+def _call(text):
+    import ast
+    return ast.parse(text, mode="eval").body
+
+
+def test_transformers_returns_tensors(tmp_path):
+    torch = pytest.importorskip("torch")
+    transformers = pytest.importorskip("transformers")
+    vocab = tmp_path / "vocab.txt"
+    vocab.write_text("\n".join(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "hello", "world"]))
+    for cls in (transformers.BertTokenizerFast, transformers.BertTokenizer):
+        tok = cls(vocab_file=str(vocab))
+        enc = tok(["hello world", "hello"], padding=True, return_tensors="pt")
+        assert enc and all(type(v) is torch.Tensor for v in enc.values())
+        assert type(enc.input_ids) is torch.Tensor
+        assert enc.to("cpu") is enc
+        assert type(tok.encode("hello world", return_tensors="pt")) is torch.Tensor
+        padded = tok.pad({"input_ids": [[5, 6], [5]]}, return_tensors="pt")
+        assert all(type(v) is torch.Tensor for v in padded.values())
+    public = {n for n in dir(transformers.BatchEncoding) if not n.startswith("_")}
+    assert public <= pipelines._ENCODING_MEMBERS  # no method is taken for a value
