@@ -48,7 +48,7 @@ class Replacement(str):
         self.holes = holes
         return self
 
-    def __getnewargs__(self):  # type: ignore[override]
+    def __getnewargs__(self):
         return (str(self), self.template, self.holes)
 
 

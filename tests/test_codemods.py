@@ -15,9 +15,11 @@ from flake8_torchcopy import FixRefused, apply_fixes, codemods, fix_source, lint
 from flake8_torchcopy.rules import ALL_RULES
 
 FIX_EXAMPLES = [(rule.code, i, ex) for rule in ALL_RULES for i, ex in enumerate(rule.INVALID) if ex.fixed]
-MULTILINE = ("import torch\ndef f(n):\n    w = torch.randn(n)\n    return (w  # the weights\n            .clone(  # keep\n"
+MULTILINE = ("import torch\ndef f(n):\n    w = torch.randn(n)\n    return (w  # the weights\n"
+             "            .clone(  # keep\n"
              "                memory_format=torch.preserve_format)\n            .detach())  # end\n")
-MULTILINE_FIXED = ("import torch\ndef f(n):\n    w = torch.randn(n)\n    return (w  # the weights\n            .detach()\n"
+MULTILINE_FIXED = ("import torch\ndef f(n):\n    w = torch.randn(n)\n    return (w  # the weights\n"
+                   "            .detach()\n"
                    "            .clone(  # keep\n                memory_format=torch.preserve_format))  # end\n")
 
 
@@ -81,7 +83,8 @@ def test_a_mistyped_selector_is_an_error(tmp_path):
 def test_comments_inside_the_chain_and_receiver_are_kept():
     assert fix_source(MULTILINE) == MULTILINE_FIXED
     src = "import torch\nt = torch.randn(3, 3)\ny = torch.tensor(t[0,  # first row\n                    :])\n"
-    assert fix_source(src) == "import torch\nt = torch.randn(3, 3)\ny = t[0,  # first row\n                    :].detach().clone()\n"
+    assert fix_source(src) == ("import torch\nt = torch.randn(3, 3)\n"
+                               "y = t[0,  # first row\n                    :].detach().clone()\n")
 
 
 @pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])

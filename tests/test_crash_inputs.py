@@ -343,7 +343,8 @@ MD = {"cell_type": "markdown", "metadata": {}, "source": ["# title\n"]}
 
 BAD_NOTEBOOKS = {
     # name: (document, the reason)
-    "int_in_source": (notebook([GOOD_CELL, MD, code(["x = 1\n", 3])]), "not a valid notebook: cell 3 source is not text"),
+    "int_in_source": (notebook([GOOD_CELL, MD, code(["x = 1\n", 3])]),
+                      "not a valid notebook: cell 3 source is not text"),
     "null_in_source": (notebook([code([None]), GOOD_CELL]), "not a valid notebook: cell 1 source is not text"),
     "list_in_source": (notebook([GOOD_CELL, code([["x = 1\n"]])]), "not a valid notebook: cell 2 source is not text"),
     "source_number": (notebook([GOOD_CELL, MD, code(5)]), "not a valid notebook: cell 3 source is not text"),

@@ -144,7 +144,8 @@ def test_speech_pattern_raises_in_torch():
     exec(compile(SPEECH, "speech", "exec"), ns)
     x = torch.randn(2, 3, 8)
     for k in (2, 4):
-        for call in (lambda: ns["downsample"](x, k)[0], lambda: ns["downsample"](x, k)[1]):
+        # each lambda is called within this iteration of k
+        for call in (lambda: ns["downsample"](x, k)[0], lambda: ns["downsample"](x, k)[1]):  # noqa: B023
             with pytest.raises(RuntimeError):
                 call()
     ns["downsample"](x, 1)          # k == 1: legal, so tests with the default pass

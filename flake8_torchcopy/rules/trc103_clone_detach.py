@@ -80,7 +80,7 @@ class CloneDetach(Rule):
         inner = detach_after(node, ("clone",))
         if inner is None:
             return
-        receiver = inner.func.value
+        receiver = inner.func.value  # type: ignore[attr-defined]  # detach_after: func is an Attribute
         if ctx.is_not_tensor(receiver) or any(isinstance(a, ast.Starred) for a in inner.args):
             return
         q = ctx.qualname(receiver)

@@ -77,7 +77,7 @@ class TransferThenDetach(Rule):
         inner = detach_after(node, TRANSFERS)
         if inner is None:
             return
-        receiver = inner.func.value
+        receiver = inner.func.value  # type: ignore[attr-defined]  # detach_after: func is an Attribute
         if not ctx.is_tensor(receiver) or ctx.qualname(receiver) is not None:
             return
         # the transfer's arguments choose the class too (`.to(ref)` of a subclass `ref`)
@@ -85,7 +85,7 @@ class TransferThenDetach(Rule):
                          or (ctx.qualname(a) or "").startswith("torch.")
                          for a in list(inner.args) + [k.value for k in inner.keywords])
         edit, args_text = swap_edit(ctx, node, inner)
-        m = inner.func.attr
+        m = inner.func.attr  # type: ignore[attr-defined]
         r = short(ctx.atom_text(receiver), 24)
         a = short(args_text.strip(), 40)
         ctx.report(

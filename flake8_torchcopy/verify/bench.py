@@ -259,10 +259,10 @@ def _draw(ax, rows: Dict[str, Any], title: str) -> None:
     if raised:
         top = ax.get_ylim()[1] if ax.lines else 1.0
         for side in ("before", "after"):
-            xs = [x for x, s, _ in raised if s == side]
-            if xs:
+            raised_xs = [x for x, s, _ in raised if s == side]
+            if raised_xs:
                 colour = "tab:red" if side == "before" else "tab:blue"
-                ax.scatter(xs, [top] * len(xs), marker="x", s=60, color=colour, label=f"{side} raises")
+                ax.scatter(raised_xs, [top] * len(raised_xs), marker="x", s=60, color=colour, label=f"{side} raises")
     if numeric:
         ax.set_xscale("log", base=2)
         ax.set_xlabel("elements (float32)")
