@@ -19,7 +19,6 @@ from flake8_torchcopy.verify import (  # noqa: E402
     verify_fix,
 )
 from flake8_torchcopy.verify.bench import bench_pair, bench_shape, parse_sizes  # noqa: E402
-from flake8_torchcopy.verify.cli import main  # noqa: E402
 from flake8_torchcopy.verify.compare import tensors_equal  # noqa: E402
 from flake8_torchcopy.verify.inputs import (  # noqa: E402
     AUTOGRAD,
@@ -31,6 +30,7 @@ from flake8_torchcopy.verify.inputs import (  # noqa: E402
     make_cases,
 )
 from flake8_torchcopy.verify.specs import DTYPES, FLOAT_DTYPES, LAYOUTS, SpecError, parse_spec  # noqa: E402
+from flake8_torchcopy.verify_command import main  # noqa: E402
 
 CUDA = pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
 
@@ -518,7 +518,7 @@ def _without_torch(tmp_path, *args):
     fake = tmp_path / "torch"
     fake.mkdir(exist_ok=True)
     (fake / "__init__.py").write_text("raise ImportError('no torch here')\n")
-    code = f"import sys; from flake8_torchcopy.verify_entry import main; sys.exit(main({list(args)!r}))"
+    code = f"import sys; from flake8_torchcopy.verify_command import main; sys.exit(main({list(args)!r}))"
     env = {**__import__("os").environ, "PYTHONPATH": str(tmp_path)}
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
 

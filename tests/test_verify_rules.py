@@ -11,7 +11,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from flake8_torchcopy.verify import verify_expressions, verify_fix  # noqa: E402
-from flake8_torchcopy.verify.cli import load_rules, main, plot_paths, rule_examples  # noqa: E402
+from flake8_torchcopy.verify_command import load_rules, main, plot_paths, rule_examples  # noqa: E402
 
 SAMPLE = 160
 EXAMPLES = rule_examples(load_rules())

@@ -15,7 +15,7 @@ import torch
 from . import state as _state
 from .compare import NOISE_WARNINGS, compare, observe, warn_always
 from .inputs import build_inputs, make_cases
-from .report import Report
+from .outcome import Report
 from .specs import IGNORED_NAMES, InputSpec, SpecError, parse_spec
 
 MAX_LISTED = 20

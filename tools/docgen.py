@@ -1,7 +1,8 @@
 """Renders the docs page of each rule (``docs/rules/TRCnnn.md``) from the rule module itself.
 
-``python -m flake8_torchcopy.docgen`` rewrites the pages; a test checks that the
-committed pages equal what this renders, so code, examples and docs cannot drift.
+A developer tool, not part of the package: ``python tools/docgen.py`` rewrites the pages;
+a test checks that the committed pages equal what this renders, so code, examples and
+docs cannot drift.
 """
 from __future__ import annotations
 
@@ -10,9 +11,12 @@ import sys
 from pathlib import Path
 from typing import Optional
 
-from .rules import ALL_RULES, Rule
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # this checkout's package, whatever is installed
 
-DOCS = Path(__file__).resolve().parent.parent / "docs" / "rules"
+from flake8_torchcopy.rules import ALL_RULES, Rule  # noqa: E402
+
+DOCS = ROOT / "docs" / "rules"
 
 
 def _diff(before: str, after: str) -> str:
@@ -21,7 +25,7 @@ def _diff(before: str, after: str) -> str:
 
 
 def render(rule: Rule) -> str:
-    from . import lint_source
+    from flake8_torchcopy import lint_source
 
     out = [f"# {rule.code}: {rule.name}", "", rule.summary, "", "## What it finds and why it matters",
            "", rule.rationale, "", "## When the fix is safe", "", rule.fix_safety, ""]

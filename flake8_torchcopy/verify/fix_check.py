@@ -9,7 +9,7 @@ from typing import Any, Dict, Hashable, List, Optional, Sequence, Set, Tuple, Un
 
 from .bindings import analysed_specs, analysed_values, input_name, known_names
 from .expressions import free_names, verify_expressions
-from .report import Report
+from .outcome import Report
 
 
 class Unisolable(Exception):
