@@ -29,3 +29,11 @@ def test_readme_lists_every_rule():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     for rule in ALL_RULES:
         assert f"[{rule.code}](docs/rules/{rule.code}.md)" in readme
+
+
+
+def test_readme_test_command_is_what_ci_runs():
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    [command] = [line for line in ci.splitlines() if line.startswith("pip install")]
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert f"python3 -m venv .venv && . .venv/bin/activate && {command}\n" in readme
