@@ -136,7 +136,7 @@ def bench_inputs(specs: Dict[str, InputSpec], numel: int, device: str, requires_
         else:
             ranks = int_or_range(s.opt("rank"), (1,))
             shape = bench_shape(numel, max(1, ranks[0]) if ranks[0] else 0)
-        t = torch.randn(shape, generator=gen).to(device)
+        t = torch.randn(shape, generator=gen).to(device)  # noqa: TRC112  (gen is a CPU generator)
         out[n] = t.requires_grad_(requires_grad)
     out.update(vals)
     return out

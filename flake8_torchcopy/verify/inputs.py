@@ -230,9 +230,9 @@ def _values(shape: Tuple[int, ...], dtype: torch.dtype, gen: torch.Generator, sp
     if dtype == torch.bool:
         return torch.randint(0, 2, shape, generator=gen).bool()
     if dtype == torch.uint8:
-        return torch.randint(0, 256, shape, generator=gen).to(dtype)
+        return torch.randint(0, 256, shape, generator=gen).to(dtype)  # noqa: TRC112  (the same draws for every dtype)
     if not (dtype.is_floating_point or dtype.is_complex):
-        return torch.randint(-50, 50, shape, generator=gen).to(dtype)
+        return torch.randint(-50, 50, shape, generator=gen).to(dtype)  # noqa: TRC112  (the same draws for every dtype)
     if dtype.is_complex:
         t = torch.complex(torch.randn(shape, generator=gen), torch.randn(shape, generator=gen)).to(dtype)
     else:
