@@ -4,6 +4,8 @@
 - ``corpus``: the tests on the real packages under ``.corpora/`` skip when those are absent
   (a developer who has not run ``benchmarks/fetch_corpora.py``); with ``--require-corpora``
   (what CI passes) such a skip is a failure, so a failed fetch cannot pass as ~50 skips.
+- ``verify``: tests that execute torch (the verifier, or programs run to check a verdict);
+  ``pytest -m "not verify"`` runs the fast core suite without them.
 """
 import pytest
 

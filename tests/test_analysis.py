@@ -189,6 +189,7 @@ def test_view_legality_algebra():
     assert L.view_verdict(s3, st3, [b * k, c])[0] == L.UNKNOWN
 
 
+@pytest.mark.verify
 def test_view_legality_agrees_with_torch():
     torch = pytest.importorskip("torch")
     import itertools

@@ -28,7 +28,7 @@ from flake8_torchcopy.analysis import torchsem, yields
 torch = pytest.importorskip("torch")
 F = torch.nn.functional
 
-pytestmark = pytest.mark.filterwarnings("ignore")
+pytestmark = [pytest.mark.filterwarnings("ignore"), pytest.mark.verify]
 
 
 # ------------------------------------------------------------------ samples (fresh per call)

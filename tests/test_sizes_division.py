@@ -74,6 +74,7 @@ def test_speech_model_view_is_illegal_unless_k_is_1():
     assert {tuple(s.name for s in r) for r in rescues} == {("k",), ("c",)}
 
 
+@pytest.mark.verify
 def test_division_verdicts_agree_with_torch():
     torch = pytest.importorskip("torch")
     rnd = random.Random(0)
@@ -138,6 +139,7 @@ def test_speech_pattern_found_with_unknown_rank_and_split_quiet():
         assert f.message.endswith("raises RuntimeError unless k == 1 or x.size(1) == 1"), f.message
 
 
+@pytest.mark.verify
 def test_speech_pattern_raises_in_torch():
     torch = pytest.importorskip("torch")
     ns: dict = {}

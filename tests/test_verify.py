@@ -9,6 +9,7 @@ import sys
 import pytest
 
 torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.verify
 
 
 from flake8_torchcopy.verify import (  # noqa: E402

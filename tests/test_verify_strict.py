@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.verify
 
 from flake8_torchcopy.verify import prepare_fix, verify_expressions, verify_fix  # noqa: E402
 from flake8_torchcopy.verify.compare import compare, observe  # noqa: E402
