@@ -31,6 +31,10 @@ def test_readme_lists_every_rule():
         assert f"[{rule.code}](docs/rules/{rule.code}.md)" in readme
 
 
+def test_readme_rules_table_is_generated_from_the_rules():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert docgen.readme_with_table(readme) == readme, "README.md's rules table is stale: run python tools/docgen.py"
+
 
 def test_readme_test_command_is_what_ci_runs():
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")

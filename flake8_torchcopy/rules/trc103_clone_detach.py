@@ -12,6 +12,10 @@ class CloneDetach(Rule):
     code = "TRC103"
     name = "clone-then-detach"
     summary = "`t.clone().detach()`: use `t.detach().clone()`"
+    # the README's rules table: what it finds, the fix, and when the fix is safe
+    table_finds = "`t.clone().detach()`"
+    table_fix = "`t.detach().clone()`"
+    table_safety = "safe"
     rationale = (
         "`t.clone().detach()` and `t.detach().clone()` give identical tensors, but with grad "
         "mode on and `t.requires_grad`, the clone first records a `CloneBackward0` node in "

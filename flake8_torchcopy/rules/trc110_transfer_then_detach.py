@@ -15,6 +15,10 @@ class TransferThenDetach(Rule):
     code = "TRC110"
     name = "transfer-then-detach"
     summary = "`t.cpu().detach()`, `t.to(...).detach()`: use `t.detach().cpu()`"
+    # the README's rules table: what it finds, the fix, and when the fix is safe
+    table_finds = "`t.cpu().detach()`, `t.cuda().detach()`, `t.to(...).detach()` on a tensor"
+    table_fix = "`t.detach().cpu()`, `t.detach().to(...)`"
+    table_safety = "safe on a plain tensor by data flow"
     rationale = (
         "With grad mode on and `t.requires_grad`, a transfer or conversion that copies "
         "(`t.cuda()`, `t.cpu()` of a GPU tensor, `t.to(dtype)`, `t.double()`) records a "
