@@ -384,7 +384,7 @@ def test_verify_fix_attribute_inputs_and_module_constants():
 
 
 def test_verify_fix_checks_the_enclosing_expression():
-    """The issue's TRC107 case: the smallest differing pair (from_numpy(...) vs detach())
+    """A TRC107 fix: the smallest differing pair (from_numpy(...) vs detach())
     aliases differently, the whole expression as applied does not."""
     old = "import torch\nt = torch.randn(3)\ny = torch.from_numpy(t.detach().numpy()).clone()\n"
     new = old.replace("torch.from_numpy(t.detach().numpy()).clone()", "t.detach().clone()")
