@@ -118,7 +118,7 @@ def write_report(data: dict, out_dir: str, sample: Optional[int]) -> str:
         md.append(f"| {code} | {len(rs)} | {len({r['path'] for r in rs})} | {safe}/{unsafe} | "
                   + ", ".join(f"{k} {v}" for k, v in sorted(per.items())) + " |")
     md.append("")
-    for name, st in data["stats"].items():
+    for _name, st in data["stats"].items():
         for c in st["crash_samples"]:
             md.append(f"- CRASH {c['path']}: {c['error']}")
     for code in sorted(by_rule):

@@ -1,4 +1,4 @@
-"""How much would torchcopy-fix gain from the summaries of modules a file imports (issue 9, item 5)?
+"""How much would torchcopy-fix gain from the summaries of modules a file imports?
 
 For every corpus file that holds a trigger word, follows each relative import
 (``from .utils import f``) to its module in the same package, and counts the imported

@@ -62,9 +62,9 @@ def load(path: str):
 def diff(old_path: str, new_path: str) -> None:
     old, new = load(old_path), load(new_path)
     table: Counter = Counter()
-    for key, r in old.items():
+    for r in old.values():
         table[(r["code"], "before", r["fix"])] += 1
-    for key, r in new.items():
+    for r in new.values():
         table[(r["code"], "after", r["fix"])] += 1
     codes = sorted({k[0] for k in table})
     print("| rule | reports before | after | safe fixes before | after | unsafe before | after |")

@@ -5,23 +5,23 @@
 
 :class:`TorchCopyCommand` rewrites a module exactly as ``torchcopy-fix`` does
 (same fix rounds through :func:`flake8_torchcopy.engine.fix_rounds`, same
-``# noqa`` handling, same bytes); one subclass per rule with a fix
-(``TRC101Command``…) is generated from the rule registry.  Commands keep no
+``# noqa`` handling, same bytes); :class:`RuleCommand` limits it to one rule, and
+``TRC101Command``… (one per rule with a fix, below) name it for each.  Commands keep no
 state but their arguments, so LibCST's parallel runner can pickle them.
 """
 from __future__ import annotations
 
 import argparse
-from typing import ClassVar, Optional, Sequence, Tuple
+from typing import ClassVar, Dict, Optional, Sequence, Tuple, Type
 
 import libcst as cst
 from libcst.codemod import CodemodCommand, CodemodContext
 
-from . import rewrite
+from . import libcst_edits
 from .cli import noqa
 from .cli.config import ConfigError, check_codes
 from .engine import Options, fix_rounds, select_rules
-from .rules import ALL_RULES, Rule
+from .rules import ALL_RULES, RULES_BY_CODE, Rule
 
 
 class TorchCopyCommand(CodemodCommand):
@@ -60,14 +60,14 @@ class TorchCopyCommand(CodemodCommand):
 
     def transform_module_impl(self, tree: cst.Module) -> cst.Module:
         source = tree.code
-        rewrite.remember(tree, source)  # the fix rounds start from the runner's parse
+        libcst_edits.remember(tree, source)  # the fix rounds start from the runner's parse
         new, _, _ = fix_rounds(source, self.unsafe_fixes, rules=self.rules(),
                                options=Options(trust_annotations=self.trust_annotations,
                                                public_helpers=self.public_helpers),
                                path=self.context.filename, keep=noqa.filter_findings)
         if new == source:
             return tree
-        return rewrite.parse(new).with_changes(encoding=tree.encoding)
+        return libcst_edits.parse(new).with_changes(encoding=tree.encoding)
 
 
 def _codes(text: str) -> Tuple[str, ...]:
@@ -78,20 +78,77 @@ def _codes(text: str) -> Tuple[str, ...]:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def _rule_command(rule: Rule) -> type:
-    """``TRC103Command``: :class:`TorchCopyCommand` limited to one rule."""
-    name = f"{rule.code}Command"
-    return type(name, (TorchCopyCommand,), {
-        "__module__": __name__,
-        "__qualname__": name,
-        "__doc__": f"Apply the fix of {rule.code} ({rule.name}) only.",
-        "DESCRIPTION": f"Apply flake8-torchcopy's {rule.code} fix: {rule.summary}",
-        "CODES": (rule.code,),
-    })
+class RuleCommand(TorchCopyCommand):
+    """:class:`TorchCopyCommand` limited to the one rule in ``CODES``; its description is the
+    rule's summary.  One subclass per rule with a fix follows (``tools/new_rule.py`` adds one)."""
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        rule = RULES_BY_CODE[cls.CODES[0]]
+        cls.DESCRIPTION = f"Apply flake8-torchcopy's {rule.code} fix: {rule.summary}"
+
+
+class TRC101Command(RuleCommand):
+    """Apply the fix of TRC101 (torch-tensor-copy) only."""
+
+    CODES = ("TRC101",)
+
+
+class TRC102Command(RuleCommand):
+    """Apply the fix of TRC102 (new-tensor-copy) only."""
+
+    CODES = ("TRC102",)
+
+
+class TRC103Command(RuleCommand):
+    """Apply the fix of TRC103 (clone-then-detach) only."""
+
+    CODES = ("TRC103",)
+
+
+class TRC104Command(RuleCommand):
+    """Apply the fix of TRC104 (empty-like-copy) only."""
+
+    CODES = ("TRC104",)
+
+
+class TRC107Command(RuleCommand):
+    """Apply the fix of TRC107 (round-trip-copy) only."""
+
+    CODES = ("TRC107",)
+
+
+class TRC108Command(RuleCommand):
+    """Apply the fix of TRC108 (tensor-of-tensors) only."""
+
+    CODES = ("TRC108",)
+
+
+class TRC110Command(RuleCommand):
+    """Apply the fix of TRC110 (transfer-then-detach) only."""
+
+    CODES = ("TRC110",)
+
+
+class TRC111Command(RuleCommand):
+    """Apply the fix of TRC111 (leaf-lost-to-transfer) only."""
+
+    CODES = ("TRC111",)
+
+
+class TRC112Command(RuleCommand):
+    """Apply the fix of TRC112 (factory-then-transfer) only."""
+
+    CODES = ("TRC112",)
+
+
+class TRC201Command(RuleCommand):
+    """Apply the fix of TRC201 (view-after-permute) only."""
+
+    CODES = ("TRC201",)
 
 
 FIXING_RULES: Tuple[Rule, ...] = tuple(r for r in ALL_RULES if any(ex.fixed for ex in r.INVALID))
-RULE_COMMANDS = {r.code: _rule_command(r) for r in FIXING_RULES}
-globals().update({cls.__name__: cls for cls in RULE_COMMANDS.values()})
+RULE_COMMANDS: Dict[str, Type[RuleCommand]] = {cls.CODES[0]: cls for cls in RuleCommand.__subclasses__()}
 
-__all__ = ["TorchCopyCommand", "RULE_COMMANDS", *(cls.__name__ for cls in RULE_COMMANDS.values())]
+__all__ = ["RULE_COMMANDS", "RuleCommand", "TorchCopyCommand", *(f"{code}Command" for code in RULE_COMMANDS)]

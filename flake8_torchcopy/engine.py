@@ -9,7 +9,7 @@ active rule on the nodes it cares about.
 
 A fix says what to replace where (see :mod:`flake8_torchcopy.finding`);
 ``apply_fixes`` applies the non-overlapping ones as a LibCST transformation
-(:mod:`flake8_torchcopy.rewrite`, imported only when there is a fix to apply)
+(:mod:`flake8_torchcopy.libcst_edits`, imported only when there is a fix to apply)
 and ``fix_rounds`` / ``fix_source`` repeat lint-and-fix rounds until nothing
 changes.
 
@@ -140,7 +140,7 @@ def apply_fixes(
         chosen.append(f)
     if not chosen:
         return source, chosen
-    from .rewrite import apply_edits
+    from .libcst_edits import apply_edits
 
     return apply_edits(source, [e for f in chosen for e in f.fix.edits]), chosen  # type: ignore[union-attr]
 

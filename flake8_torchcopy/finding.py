@@ -4,7 +4,7 @@ Positions follow flake8: ``line`` is 1-based, ``col`` is 0-based and counts
 characters (not bytes).  A fix is a tuple of :class:`Edit` objects, each
 replacing the expression at ``source[start:end]``; ``content`` is the new text
 as reports show it.  The engine applies edits as LibCST transformations
-(:mod:`flake8_torchcopy.rewrite`): a :class:`Replacement` content is a template
+(:mod:`flake8_torchcopy.libcst_edits`): a :class:`Replacement` content is a template
 whose holes are the original syntax nodes (comments inside them are kept), a
 ``swap`` edit exchanges two chained method calls node by node; everything
 outside the edited ranges is kept byte for byte.
@@ -48,7 +48,7 @@ class Replacement(str):
         self.holes = holes
         return self
 
-    def __getnewargs__(self):  # type: ignore[override]
+    def __getnewargs__(self):
         return (str(self), self.template, self.holes)
 
 

@@ -1,5 +1,18 @@
-"""Shared pytest setup: CUDA-marked tests skip cleanly where no GPU is present."""
+"""Shared pytest setup.
+
+- ``cuda``: CUDA-marked tests skip cleanly where no GPU is present.
+- ``corpus``: the tests on the real packages under ``.corpora/`` skip when those are absent
+  (a developer who has not run ``benchmarks/fetch_corpora.py``); with ``--require-corpora``
+  (what CI passes) such a skip is a failure, so a failed fetch cannot pass as ~50 skips.
+- ``verify``: tests that execute torch (the verifier, or programs run to check a verdict);
+  ``pytest -m "not verify"`` runs the fast core suite without them.
+"""
 import pytest
+
+
+def pytest_addoption(parser):
+    parser.addoption("--require-corpora", action="store_true", default=False,
+                     help="fail, instead of skipping, a corpus test whose corpus is not under .corpora/")
 
 
 def _cuda_available() -> bool:
@@ -17,3 +30,13 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "cuda" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if report.skipped and "corpus" in item.keywords and item.config.getoption("require_corpora"):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        report.outcome = "failed"
+        report.longrepr = f"--require-corpora: a corpus test skipped: {reason}"

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("torch")
+pytestmark = pytest.mark.verify
 
 _HARNESS_PATH = Path(__file__).resolve().parent / "adversarial" / "harness.py"
 _spec = importlib.util.spec_from_file_location("torchcopy_adversarial_harness", _HARNESS_PATH)

@@ -17,7 +17,8 @@ def codes(src, **opts):
     ("import torch as th\nx = th.ones(2)\ny = th.tensor(x)\n", ["TRC101"]),
     ("from torch import tensor as T, zeros\nx = zeros(2)\ny = T(x)\n", ["TRC101"]),
     ("import torch.nn.functional as F\nimport torch\nx = F.relu(torch.ones(2))\ny = torch.tensor(x)\n", ["TRC101"]),
-    ("import torch\ntry:\n    import numpy as np\nexcept ImportError:\n    np = None\nx = torch.ones(2)\ny = torch.tensor(x)\n", ["TRC101"]),
+    ("import torch\ntry:\n    import numpy as np\nexcept ImportError:\n    np = None\n"
+     "x = torch.ones(2)\ny = torch.tensor(x)\n", ["TRC101"]),
     # a name shadowing torch's is not torch's
     ("import torch\nfrom torch import tensor\ndef tensor(v):\n    return v\nx = torch.ones(2)\ny = tensor(x)\n", []),
     ("from .utils import tensor\nimport torch\nx = torch.ones(2)\ny = tensor(x)\n", []),
@@ -188,6 +189,7 @@ def test_view_legality_algebra():
     assert L.view_verdict(s3, st3, [b * k, c])[0] == L.UNKNOWN
 
 
+@pytest.mark.verify
 def test_view_legality_agrees_with_torch():
     torch = pytest.importorskip("torch")
     import itertools

@@ -459,6 +459,7 @@ def test_a_caveat_on_what_a_call_passes_stays_on_the_parameter():
     assert f.code == "TRC101" and f.fix is not None and not f.fix.safe
 
 
+@pytest.mark.verify
 @pytest.mark.parametrize("body,unsafe", [(POSITIVE["every call passes a tensor (keyword and positional)"][0], True),
                                          (NESTED_SAFE, False)])
 def test_fix_from_call_sites_keeps_behaviour(body, unsafe):
@@ -574,6 +575,7 @@ def test_public_helpers_on_real_packages(rel):
     assert key in {(x.line, x.code) for x in lint_source(src, options=Options(public_helpers=True))}
 
 
+@pytest.mark.verify
 def test_the_verifier_binds_parameters_from_calls(tmp_path):
     """--verify checks a fix that rests on call sites with the parameter as a tensor."""
     from flake8_torchcopy.verify.bindings import analysed_values

@@ -404,8 +404,10 @@ def test_notebook_fix_keeps_other_bytes(tmp_path):
     rc, out, err = run("--check", "n.ipynb", cwd=tmp_path)
     assert rc == 1
     assert sorted(finding_lines(out)) == sorted([
-        f"n.ipynb:cell 3:1:{col_of('y = x.clone().detach()', 1, 'x.clone')}: TRC103 " + out.split("TRC103 ")[1].splitlines()[0],
-        f"n.ipynb:cell 3:2:{col_of('z = torch.tensor(x)', 1, 'torch')}: TRC101 " + out.split("TRC101 ")[1].splitlines()[0],
+        f"n.ipynb:cell 3:1:{col_of('y = x.clone().detach()', 1, 'x.clone')}: TRC103 "
+        + out.split("TRC103 ")[1].splitlines()[0],
+        f"n.ipynb:cell 3:2:{col_of('z = torch.tensor(x)', 1, 'torch')}: TRC101 "
+        + out.split("TRC101 ")[1].splitlines()[0],
     ])
     rc, out, err = run("n.ipynb", cwd=tmp_path)
     assert rc == 1 and "Rewriting n.ipynb" in err

@@ -1,4 +1,4 @@
-"""``torchcopy-fix`` behaves as ruff and pyupgrade users expect (issue 12): a typo never
+"""``torchcopy-fix`` behaves as ruff and pyupgrade users expect: a typo never
 turns CI green, a file's permission is respected, stdout stays parsable, notebook
 positions survive every format, pre-commit honours excludes and .gitignore."""
 from __future__ import annotations
@@ -26,7 +26,7 @@ def run(*args, cwd, stdin=None):
     return proc.returncode, out, err
 
 
-# ---------------------------------------------------------------- item 2: selectors
+# ---------------------------------------------------------------- selectors
 @pytest.mark.parametrize("option", ["--select", "--ignore", "--extend-select"])
 @pytest.mark.parametrize("selector", ["XYZ", "TRC999", "TRC3", "E", "T", "trc101"])
 def test_unknown_selector_on_the_command_line_is_an_error(tmp_path, option, selector):
@@ -73,7 +73,7 @@ def test_all_selects_every_rule_and_prefixes_stay_valid(tmp_path):
     assert rc == 0 and codes(out) == []
 
 
-# ---------------------------------------------------------------- item 4: --diff keeps stdout a patch
+# ---------------------------------------------------------------- --diff keeps stdout a patch
 @pytest.mark.parametrize("fmt", ["text", "json", "sarif", "github"])
 def test_diff_stdout_is_the_diff_alone(tmp_path, fmt):
     """As ruff: with --diff stdout carries only the diff (whatever --output-format); the
@@ -95,7 +95,7 @@ def test_diff_stdout_is_the_diff_alone(tmp_path, fmt):
         assert (patched / "a.py").read_text() == FIXED + left
 
 
-# ---------------------------------------------------------------- item 5: notebook cells everywhere
+# ---------------------------------------------------------------- notebook cells everywhere
 def _notebook(tmp_path):
     cells = [
         {"cell_type": "markdown", "metadata": {}, "source": ["# title\n"]},
@@ -152,7 +152,7 @@ def test_notebook_positions_after_a_fix_are_those_of_the_written_file(tmp_path):
     assert "title=TRC108::cell 1:3:" in line
 
 
-# ---------------------------------------------------------------- item 3: permissions
+# ---------------------------------------------------------------- permissions
 def test_a_read_only_file_is_not_rewritten_and_its_findings_are_counted(tmp_path):
     """Even root, who may write it, leaves a 0444 file alone (as an editor asks first)."""
     f = tmp_path / "a.py"
@@ -249,7 +249,7 @@ def test_a_failed_write_leaves_the_file_and_counts_its_findings(tmp_path, monkey
     assert "Fixed 0 issues in 0 files; 2 left" in err
 
 
-# ---------------------------------------------------------------- item 6: discovery, pre-commit
+# ---------------------------------------------------------------- discovery, pre-commit
 def _hooks():
     """.pre-commit-hooks.yaml, a list of flat mappings, read without a YAML library."""
     hooks = []

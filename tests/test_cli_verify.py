@@ -11,6 +11,7 @@ import pytest
 from flake8_torchcopy import cli
 
 pytest.importorskip("torch")
+pytestmark = pytest.mark.verify
 
 import flake8_torchcopy.verify as verify_mod  # noqa: E402
 from flake8_torchcopy.verify import Report  # noqa: E402

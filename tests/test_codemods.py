@@ -11,13 +11,15 @@ import libcst
 import pytest
 from libcst.codemod import CodemodContext, CodemodTest
 
-from flake8_torchcopy import FixRefused, apply_fixes, codemods, fix_source, lint_source, rewrite
+from flake8_torchcopy import FixRefused, apply_fixes, codemods, fix_source, libcst_edits, lint_source
 from flake8_torchcopy.rules import ALL_RULES
 
 FIX_EXAMPLES = [(rule.code, i, ex) for rule in ALL_RULES for i, ex in enumerate(rule.INVALID) if ex.fixed]
-MULTILINE = ("import torch\ndef f(n):\n    w = torch.randn(n)\n    return (w  # the weights\n            .clone(  # keep\n"
+MULTILINE = ("import torch\ndef f(n):\n    w = torch.randn(n)\n    return (w  # the weights\n"
+             "            .clone(  # keep\n"
              "                memory_format=torch.preserve_format)\n            .detach())  # end\n")
-MULTILINE_FIXED = ("import torch\ndef f(n):\n    w = torch.randn(n)\n    return (w  # the weights\n            .detach()\n"
+MULTILINE_FIXED = ("import torch\ndef f(n):\n    w = torch.randn(n)\n    return (w  # the weights\n"
+                   "            .detach()\n"
                    "            .clone(  # keep\n                memory_format=torch.preserve_format))  # end\n")
 
 
@@ -81,7 +83,8 @@ def test_a_mistyped_selector_is_an_error(tmp_path):
 def test_comments_inside_the_chain_and_receiver_are_kept():
     assert fix_source(MULTILINE) == MULTILINE_FIXED
     src = "import torch\nt = torch.randn(3, 3)\ny = torch.tensor(t[0,  # first row\n                    :])\n"
-    assert fix_source(src) == "import torch\nt = torch.randn(3, 3)\ny = t[0,  # first row\n                    :].detach().clone()\n"
+    assert fix_source(src) == ("import torch\nt = torch.randn(3, 3)\n"
+                               "y = t[0,  # first row\n                    :].detach().clone()\n")
 
 
 @pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
@@ -99,7 +102,7 @@ def test_only_the_fixed_span_changes(tmp_path, newline, bom):
 def test_a_transformation_that_touches_other_code_is_refused(tmp_path, monkeypatch, capsys):
     from flake8_torchcopy import cli
 
-    class Careless(rewrite._Replacer):  # also rewrites every integer
+    class Careless(libcst_edits._Replacer):  # also rewrites every integer
         def on_visit(self, node):
             return True
 
@@ -108,7 +111,7 @@ def test_a_transformation_that_touches_other_code_is_refused(tmp_path, monkeypat
                 return updated_node.with_changes(value="7")
             return super().on_leave(original_node, updated_node)
 
-    monkeypatch.setattr(rewrite, "_Replacer", Careless)
+    monkeypatch.setattr(libcst_edits, "_Replacer", Careless)
     src = "import torch\nx = torch.randn(3)\nn = 1\ny = x.clone().detach()\n"
     with pytest.raises(FixRefused, match="line 2 "):
         apply_fixes(src, lint_source(src))

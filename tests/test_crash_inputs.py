@@ -13,7 +13,7 @@ import threading
 
 import pytest
 
-from flake8_torchcopy import cli, engine, fix_source, lint_source, rewrite
+from flake8_torchcopy import cli, engine, fix_source, libcst_edits, lint_source
 from flake8_torchcopy.plugin import TorchCopyPlugin
 from flake8_torchcopy.source import nesting_depth, recursion_limit
 
@@ -157,7 +157,7 @@ def test_too_deep_for_the_analysis_is_one_line(tmp_path, capsys, monkeypatch):
 
 def test_too_deep_for_libcst_is_one_line(tmp_path, capsys, monkeypatch):
     """Findings are still reported in --check; the fix is refused, naming the file."""
-    monkeypatch.setattr(rewrite, "MAX_FIX_LEVELS", 300)
+    monkeypatch.setattr(libcst_edits, "MAX_FIX_LEVELS", 300)
     f = write(tmp_path / "sum.py", deep(total(500)))
     other = write(tmp_path / "other.py", EXAMPLE)
     rc, out, err = main(capsys, "--check", f, other)
@@ -316,13 +316,13 @@ def test_form_feed_through_stdin(tmp_path):
 
 def test_indent_form_feeds_only_cut_statement_indentation():
     source = FORM_FEEDS["continuation"]
-    cuts = rewrite.indent_form_feeds(source)
+    cuts = libcst_edits.indent_form_feeds(source)
     assert [source[a:b] for a, b in cuts] == ["\x0c"]
     assert cuts[0][0] == source.index("\x0c    a = (")
-    assert rewrite.indent_form_feeds(FORM_FEEDS["in_string"]) == [(22, 23)]
+    assert libcst_edits.indent_form_feeds(FORM_FEEDS["in_string"]) == [(22, 23)]
     assert FORM_FEEDS["in_string"][22:27] == "\x0c    "
     spaces = FORM_FEEDS["after_spaces"]
-    assert [spaces[a:b] for a, b in rewrite.indent_form_feeds(spaces)] == ["  \x0c"]
+    assert [spaces[a:b] for a, b in libcst_edits.indent_form_feeds(spaces)] == ["  \x0c"]
 
 
 # ---------------------------------------------------------------- malformed notebooks
@@ -343,7 +343,8 @@ MD = {"cell_type": "markdown", "metadata": {}, "source": ["# title\n"]}
 
 BAD_NOTEBOOKS = {
     # name: (document, the reason)
-    "int_in_source": (notebook([GOOD_CELL, MD, code(["x = 1\n", 3])]), "not a valid notebook: cell 3 source is not text"),
+    "int_in_source": (notebook([GOOD_CELL, MD, code(["x = 1\n", 3])]),
+                      "not a valid notebook: cell 3 source is not text"),
     "null_in_source": (notebook([code([None]), GOOD_CELL]), "not a valid notebook: cell 1 source is not text"),
     "list_in_source": (notebook([GOOD_CELL, code([["x = 1\n"]])]), "not a valid notebook: cell 2 source is not text"),
     "source_number": (notebook([GOOD_CELL, MD, code(5)]), "not a valid notebook: cell 3 source is not text"),

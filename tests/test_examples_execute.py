@@ -8,6 +8,7 @@ import re
 import pytest
 
 pytest.importorskip("torch")
+pytestmark = pytest.mark.verify
 
 from flake8_torchcopy.verify import verify_expressions  # noqa: E402
 

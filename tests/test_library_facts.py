@@ -28,7 +28,7 @@ from flake8_torchcopy.analysis import torchsem, yields
 torch = pytest.importorskip("torch")
 F = torch.nn.functional
 
-pytestmark = pytest.mark.filterwarnings("ignore")
+pytestmark = [pytest.mark.filterwarnings("ignore"), pytest.mark.verify]
 
 
 # ------------------------------------------------------------------ samples (fresh per call)
@@ -137,7 +137,8 @@ def _calls(fn, arg_sets):
 def _method_calls(name, receivers=RECEIVERS, arg_sets=METHOD_ARGS):
     out = []
     for r in receivers:
-        for spec, result in _calls(lambda *a: getattr(_make(r), name)(*a), arg_sets):
+        # _calls runs the lambda before the loop moves on, so binding r late is right
+        for spec, result in _calls(lambda *a: getattr(_make(r), name)(*a), arg_sets):  # noqa: B023
             out.append(((r,) + tuple(spec), result))
     return out
 

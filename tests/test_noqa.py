@@ -1,8 +1,8 @@
 """Tests of flake8_torchcopy.noqa (per-statement ``# noqa``, codes, ``# flake8: noqa``)."""
 from __future__ import annotations
 
-from flake8_torchcopy.finding import Finding
 from flake8_torchcopy.cli.noqa import NoqaIndex, file_is_skipped, filter_findings
+from flake8_torchcopy.finding import Finding
 
 
 def finding(code, line, stmt=None, end_line=None):

@@ -101,7 +101,7 @@ def test_verify_without_torch_is_one_line(tmp_path):
     env = {"PYTHONPATH": str(tmp_path)}
     import os
     env = {**os.environ, **env}
-    proc = subprocess.run([sys.executable, "-c", "import sys; from flake8_torchcopy.verify_entry import main; "
+    proc = subprocess.run([sys.executable, "-c", "import sys; from flake8_torchcopy.verify_command import main; "
                            "sys.exit(main(['--rules']))"], capture_output=True, text=True, env=env)
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr

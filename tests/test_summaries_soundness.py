@@ -363,6 +363,7 @@ RUNS = {
 }
 
 
+@pytest.mark.verify
 @pytest.mark.parametrize("name", RUNS)
 def test_the_lookalikes_do_bind_no_tensor(name):
     torch = pytest.importorskip("torch")
@@ -486,6 +487,7 @@ def test_the_return_summary_itself_refuses_a_name_bound_again(name):
     assert not returns_tensor(tree.body[0], qualname, tree=tree)
 
 
+@pytest.mark.verify
 def test_a_rebound_function_does_return_a_list():
     torch = pytest.importorskip("torch")
     ns: dict = {}

@@ -9,6 +9,7 @@ import sys
 import pytest
 
 torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.verify
 
 
 from flake8_torchcopy.verify import (  # noqa: E402
@@ -19,7 +20,6 @@ from flake8_torchcopy.verify import (  # noqa: E402
     verify_fix,
 )
 from flake8_torchcopy.verify.bench import bench_pair, bench_shape, parse_sizes  # noqa: E402
-from flake8_torchcopy.verify.cli import main  # noqa: E402
 from flake8_torchcopy.verify.compare import tensors_equal  # noqa: E402
 from flake8_torchcopy.verify.inputs import (  # noqa: E402
     AUTOGRAD,
@@ -31,6 +31,7 @@ from flake8_torchcopy.verify.inputs import (  # noqa: E402
     make_cases,
 )
 from flake8_torchcopy.verify.specs import DTYPES, FLOAT_DTYPES, LAYOUTS, SpecError, parse_spec  # noqa: E402
+from flake8_torchcopy.verify_command import main  # noqa: E402
 
 CUDA = pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
 
@@ -383,7 +384,7 @@ def test_verify_fix_attribute_inputs_and_module_constants():
 
 
 def test_verify_fix_checks_the_enclosing_expression():
-    """The issue's TRC107 case: the smallest differing pair (from_numpy(...) vs detach())
+    """A TRC107 fix: the smallest differing pair (from_numpy(...) vs detach())
     aliases differently, the whole expression as applied does not."""
     old = "import torch\nt = torch.randn(3)\ny = torch.from_numpy(t.detach().numpy()).clone()\n"
     new = old.replace("torch.from_numpy(t.detach().numpy()).clone()", "t.detach().clone()")
@@ -441,7 +442,8 @@ def test_cli_exit_codes(tmp_path, capsys):
 
 @pytest.mark.skipif(torch.cuda.is_available(), reason="checks the no-GPU path")
 def test_cli_cuda_without_gpu_runs_nothing():
-    assert main(["--before", "t.clone()", "--after", "t.clone()", "--device", "cuda", "--no-bench"]) == 2  # as asked: no
+    # cuda asked for, none present: nothing runs, exit 2
+    assert main(["--before", "t.clone()", "--after", "t.clone()", "--device", "cuda", "--no-bench"]) == 2
 
 
 def test_bench_and_plot(tmp_path, capsys):
@@ -517,7 +519,7 @@ def _without_torch(tmp_path, *args):
     fake = tmp_path / "torch"
     fake.mkdir(exist_ok=True)
     (fake / "__init__.py").write_text("raise ImportError('no torch here')\n")
-    code = f"import sys; from flake8_torchcopy.verify_entry import main; sys.exit(main({list(args)!r}))"
+    code = f"import sys; from flake8_torchcopy.verify_command import main; sys.exit(main({list(args)!r}))"
     env = {**__import__("os").environ, "PYTHONPATH": str(tmp_path)}
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 import pytest
 
 torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.verify
 
 from flake8_torchcopy.verify import verify_expressions, verify_fix  # noqa: E402
-from flake8_torchcopy.verify.cli import load_rules, main, plot_paths, rule_examples  # noqa: E402
+from flake8_torchcopy.verify_command import load_rules, main, plot_paths, rule_examples  # noqa: E402
 
 SAMPLE = 160
 EXAMPLES = rule_examples(load_rules())

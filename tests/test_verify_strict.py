@@ -5,13 +5,14 @@ from __future__ import annotations
 import pytest
 
 torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.verify
 
 from flake8_torchcopy.verify import prepare_fix, verify_expressions, verify_fix  # noqa: E402
-from flake8_torchcopy.verify.cli import main  # noqa: E402
 from flake8_torchcopy.verify.compare import compare, observe  # noqa: E402
 from flake8_torchcopy.verify.expressions import base_globals  # noqa: E402
+from flake8_torchcopy.verify.fix_check import rule_of_fix  # noqa: E402
 from flake8_torchcopy.verify.rescues import is_rescue  # noqa: E402
-from flake8_torchcopy.verify.rewrite import rule_of_fix  # noqa: E402
+from flake8_torchcopy.verify_command import main  # noqa: E402
 
 FLOAT = {"t": "tensor:dtype=float32|float64,layout=contiguous|transposed|expanded"}
 N = 24  # cases per check: enough to meet every autograd state, few enough to be quick

@@ -102,7 +102,7 @@ class ClosedFunction:
             return False
         if any(k.arg is None or k.arg not in self.named for k in call.keywords):
             return False
-        return len(call.args) <= len(self.positional) or self.node.args.vararg is not None  # type: ignore
+        return len(call.args) <= len(self.positional) or self.node.args.vararg is not None  # type: ignore[attr-defined]
 
     def arguments(self, call: ast.Call) -> Dict[str, Optional[ast.expr]]:
         """Each parameter's argument at ``call``: the passed node, else its default node
@@ -221,13 +221,13 @@ def closed_functions(tree: ast.AST, idx: SourceIndex, may_match: Callable[[ast.A
         private = name.startswith("_") and "__" not in name  # `_C__h` is what `__h` means in class C
         if isinstance(owner, ast.ClassDef):
             if func.decorator_list or not private or len(a.posonlyargs + a.args) + len(a.kwonlyargs) < 2 \
-                    or (a.posonlyargs + a.args)[0].arg != "self":  # type: ignore
+                    or (a.posonlyargs + a.args)[0].arg != "self":
                 continue  # a public method, a static/class method or property: callers unseen
             if closed_classes is None:
                 closed_classes = _closed_classes(classes)
             if id(owner) not in closed_classes and not public:
                 continue  # a base class from elsewhere may call it (a hook)
-        elif func.decorator_list or not (a.args or a.posonlyargs or a.kwonlyargs):  # type: ignore
+        elif func.decorator_list or not (a.args or a.posonlyargs or a.kwonlyargs):  # type: ignore[attr-defined]
             continue
         elif owner is None and not public and not private:
             continue  # a public module-level function is API
@@ -318,7 +318,7 @@ def _called_only(source: str, names: Dict[str, Tuple[ast.AST, Optional[ast.AST]]
 
 def _inside(node: ast.AST, outer: ast.AST) -> bool:
     return (outer.lineno, outer.col_offset) <= (node.lineno, node.col_offset) \
-        and (node.end_lineno, node.end_col_offset) <= (outer.end_lineno, outer.end_col_offset)  # type: ignore
+        and (node.end_lineno, node.end_col_offset) <= (outer.end_lineno, outer.end_col_offset)  # type: ignore[attr-defined]
 
 
 def _verify(tree: ast.AST, idx: SourceIndex, names: Dict[str, Tuple[ast.AST, Optional[ast.AST]]],

@@ -213,7 +213,7 @@ class Evaluator:
         monos = []
         for n in names:
             named = isinstance(n, ast.Name) and n.id.strip("_")
-            label = n.id if named else f"{base.id}.size({len(monos)})"  # type: ignore[union-attr]
+            label = n.id if named else f"{base.id}.size({len(monos)})"
             monos.append(dim_size(label, tv, len(monos)))
         sizes = tuple(monos)
         strides = L.contiguous_strides(sizes) if tv.permuted_by is None else None

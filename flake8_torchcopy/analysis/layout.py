@@ -578,14 +578,14 @@ def view_result(sizes: Sequence[Mono], strides: Sequence[Mono], target: Sequence
         return None
     tgt_nonone = [k for k, t in enumerate(target) if not t.is_one]
     new_strides: List[Optional[Mono]] = [None] * len(target)
-    for (a, b), (c, d) in groups:
+    for (_a, b), (c, d) in groups:
         base = kept[b - 1][1]  # innermost source stride of the group
         acc = base
         for k in range(d - 1, c - 1, -1):
             idx = tgt_nonone[k]
             new_strides[idx] = acc
             acc = acc * target[idx]
-    for k, t in enumerate(target):
+    for k, _t in enumerate(target):
         if new_strides[k] is None:
             nxt = next((new_strides[j] * target[j] for j in range(k + 1, len(target)) if new_strides[j] is not None), ONE)  # type: ignore[operator]
             new_strides[k] = nxt

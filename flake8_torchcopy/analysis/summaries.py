@@ -145,7 +145,7 @@ def _children(node: ast.AST, scope: _Scope) -> List[Tuple[ast.AST, _Scope]]:
     t = type(node)
     if t in _FUNCS:
         a = node.args  # type: ignore[attr-defined]
-        outer = list(node.decorator_list) + a.defaults + [d for d in a.kw_defaults if d is not None]  # type: ignore
+        outer = list(node.decorator_list) + a.defaults + [d for d in a.kw_defaults if d is not None]  # type: ignore[attr-defined]
         notes = [p.annotation for p in _params(node) if p.annotation is not None]
         if node.returns is not None:  # type: ignore[attr-defined]
             notes.append(node.returns)  # type: ignore[attr-defined]
@@ -164,7 +164,7 @@ def _children(node: ast.AST, scope: _Scope) -> List[Tuple[ast.AST, _Scope]]:
         return [(n, scope) for n in outer] + [(n, _ANNOTATION) for n in notes] \
             + [(s, inner) for s in node.body]  # type: ignore[attr-defined]
     if t is ast.ClassDef:
-        outer = node.decorator_list + node.bases + [k.value for k in node.keywords]  # type: ignore
+        outer = node.decorator_list + node.bases + [k.value for k in node.keywords]  # type: ignore[attr-defined]
         inner = _Scope("class", None, node, scope.class_names)  # type: ignore[arg-type]
         return [(n, scope) for n in outer] + [(s, inner) for s in node.body]  # type: ignore[attr-defined]
     if t is ast.Lambda:
@@ -327,15 +327,15 @@ class ModuleFacts:
         for node, scope in _scoped_nodes(self.tree, _lines_of(self.source, words)):
             t = type(node)
             if t is ast.Name:
-                if isinstance(node.ctx, ast.Load):  # type: ignore[attr-defined]
-                    if node.id in names and id(node) not in allowed and scope is not _ANNOTATION:  # type: ignore
+                if isinstance(node.ctx, ast.Load):
+                    if node.id in names and id(node) not in allowed and scope is not _ANNOTATION:
                         reached = True  # the class (or a subclass) passed around as a value
-                    if node.id in _ATTR_DYNAMIC_NAMES:  # type: ignore[attr-defined]
+                    if node.id in _ATTR_DYNAMIC_NAMES:
                         dynamic = True
             elif t is ast.Attribute:
-                attr = node.attr  # type: ignore[attr-defined]
-                value = node.value  # type: ignore[attr-defined]
-                if not isinstance(node.ctx, ast.Load):  # type: ignore[attr-defined]
+                attr = node.attr
+                value = node.value
+                if not isinstance(node.ctx, ast.Load):
                     if attr in wanted:
                         stored[attr] += 1
                     if _dunder(attr):
@@ -352,18 +352,18 @@ class ModuleFacts:
                         else:
                             reached = True
             elif t is ast.Constant:
-                v = node.value  # type: ignore[attr-defined]
+                v = node.value
                 if v in methods:
                     reached = True  # getattr(C, "m"), a table of method names
                 if self.source is None and (v in _ATTR_DYNAMIC_NAMES or v in _ATTR_DYNAMIC_ATTRS):
                     dynamic = True  # getattr(obj, "__setattr__") (the text test finds it otherwise)
             elif t is ast.alias:
-                parts = node.name.split(".")  # type: ignore[attr-defined]
-                if {parts[0], parts[-1], node.asname} & _ATTR_DYNAMIC_NAMES:  # type: ignore[attr-defined]
+                parts = node.name.split(".")
+                if {parts[0], parts[-1], node.asname} & _ATTR_DYNAMIC_NAMES:
                     dynamic = True  # from builtins import exec as run
             elif t is ast.Call:
-                f = node.func  # type: ignore[attr-defined]
-                args = node.args  # type: ignore[attr-defined]
+                f = node.func
+                args = node.args
                 if isinstance(f, ast.Name):
                     allowed.add(id(f))
                     if f.id in ("isinstance", "issubclass") and len(args) == 2:
@@ -372,11 +372,11 @@ class ModuleFacts:
                         allowed.add(id(args[0]))
                 elif isinstance(f, ast.Attribute):
                     if f.attr in _NAMED_SETTERS:
-                        name = args[0] if args else next((k.value for k in node.keywords  # type: ignore
+                        name = args[0] if args else next((k.value for k in node.keywords
                                                           if k.arg == "name"), None)
                         if isinstance(name, ast.Constant) and isinstance(name.value, str) \
                                 and not any(isinstance(a, ast.Starred) for a in args) \
-                                and all(k.arg is not None for k in node.keywords):  # type: ignore
+                                and all(k.arg is not None for k in node.keywords):
                             registered[name.value] += 1
                         else:
                             dynamic = True
@@ -384,15 +384,15 @@ class ModuleFacts:
                             and args[0].id == scope.self_name:
                         self_calls.add(id(f))  # X.m(self, ...): the instance passed explicitly
             elif t is ast.ClassDef:
-                allowed.update(id(b) for b in node.bases if isinstance(b, ast.Name))  # type: ignore[attr-defined]
+                allowed.update(id(b) for b in node.bases if isinstance(b, ast.Name))
             elif t is ast.Compare:
-                allowed.update(id(n) for n in [node.left] + node.comparators)  # type: ignore[attr-defined]
+                allowed.update(id(n) for n in [node.left] + node.comparators)
             elif t is ast.ExceptHandler:
-                if node.type is not None:  # type: ignore[attr-defined]
-                    allowed.update(id(n) for n in _names_in(node.type))  # type: ignore[attr-defined]
+                if node.type is not None:
+                    allowed.update(id(n) for n in _names_in(node.type))
             elif t is ast.Raise:
-                if node.exc is not None:  # type: ignore[attr-defined]
-                    allowed.add(id(node.exc))  # type: ignore[attr-defined]
+                if node.exc is not None:
+                    allowed.add(id(node.exc))
         self._edges[id(cls)] = edges
         return stored, registered, dynamic, reached
 
@@ -752,7 +752,7 @@ class _Attributes(Mapping):
 def _weak(f: Callable) -> Callable[[], Optional[Callable]]:
     """A weak reference to a bound method (a strong one to anything else)."""
     try:
-        return weakref.WeakMethod(f)  # type: ignore[arg-type]
+        return weakref.WeakMethod(f)
     except TypeError:
         return lambda: f
 

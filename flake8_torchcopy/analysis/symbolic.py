@@ -54,8 +54,8 @@ class Quotient(Sym):
         self.ratio, self.ceil = ratio, ceil
         self.key = ("ceil" if ceil else "floor", ratio)
 
-    @property  # type: ignore[override]
-    def name(self) -> str:  # made when asked: messages name the symbols inside
+    @property
+    def name(self) -> str:  # type: ignore[override]  # made when asked: messages name the symbols inside
         return f"{'ceil' if self.ceil else 'floor'}({self.ratio!r})"
 
     def bound(self, upper: bool) -> Optional["Mono"]:

@@ -216,7 +216,7 @@ def torch_function_layout(ev, node, name: str, args: List[Value]) -> Value:
     if name in api.SIZE_FACTORIES:
         sizes = ev.size_args(node.args)
         if sizes is not None and all(s is not None for s in sizes):
-            return Value(TENSOR, sizes=tuple(sizes), strides=L.contiguous_strides(sizes))  # type: ignore[arg-type]
+            return Value(TENSOR, sizes=tuple(sizes), strides=L.contiguous_strides(sizes))
         return Value(TENSOR)
     if name in ("matmul", "mm", "bmm") and len(args) == 2:
         return ev.binop(ast.MatMult(), args[0], args[1])
@@ -252,7 +252,7 @@ def unfold_layout(ev, node: ast.Call, args: List[Value]) -> Value:
     if len(ks) != 2 or None in ks or x.sizes[1] is None:
         return Value(TENSOR)
     blocks = Mono.sym(Sym(f"{ev.idx.text(node.func)}(...).size(2)", ("unfold", id(node))))
-    sizes = (x.sizes[0], x.sizes[1] * ks[0] * ks[1], blocks)  # type: ignore[operator]
+    sizes = (x.sizes[0], x.sizes[1] * ks[0] * ks[1], blocks)
     if sizes[0] is None:
         return Value(TENSOR)
     return Value(TENSOR, sizes=sizes, strides=L.contiguous_strides(sizes))
@@ -497,7 +497,7 @@ def _formatted(c: Call, fmt: str) -> Value:
     if order is None:
         return Value(c.recv.kind, sizes=sizes, permuted_by=c.label)
     mem = L.contiguous_strides([sizes[d] for d in order])  # type: ignore[index]
-    strides = tuple(mem[order.index(d)] for d in range(len(sizes)))  # type: ignore[union-attr]
+    strides = tuple(mem[order.index(d)] for d in range(len(sizes)))
     return Value(c.recv.kind, sizes=sizes, strides=strides, permuted_by=c.label)
 
 
@@ -540,7 +540,7 @@ def _view(c: Call) -> Value:
     if sizes is None:
         if None in target:
             return c.plain
-        new = tuple(target)  # type: ignore[arg-type]
+        new = tuple(target)
         return Value(kind, sizes=new, permuted_by=c.taint)
     resolved = L.resolve_target(sizes, target)
     if resolved is None:
@@ -755,7 +755,7 @@ def _matmul(c: Call) -> Value:
 def _new_factory(c: Call) -> Value:
     target = c.ev.size_args(c.args)
     if target is not None and None not in target:
-        return Value(TENSOR, sizes=tuple(target), strides=L.contiguous_strides(target))  # type: ignore[arg-type]
+        return Value(TENSOR, sizes=tuple(target), strides=L.contiguous_strides(target))
     return Value(TENSOR)
 
 

@@ -20,7 +20,7 @@ else:  # pragma: no cover - version dependent
     try:
         import tomli as _toml
     except ImportError:  # tomli missing: configuration files cannot be read
-        _toml = None  # type: ignore[assignment]
+        _toml = None  # type: ignore[assignment,unused-ignore]  # used only where tomli is typed (Python < 3.11)
 
 CODE_PREFIX = re.compile(r"^TRC[0-9]{0,3}$")
 

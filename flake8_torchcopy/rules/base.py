@@ -40,6 +40,11 @@ class Rule:
     code: ClassVar[str]
     name: ClassVar[str]  # kebab-case, e.g. "torch-tensor-copy"
     summary: ClassVar[str]  # one line for the rule table
+    # The README's rules table (tools/docgen.py writes it): what the rule finds, its fix
+    # ("–" for none) and when the fix is safe, each a few words of markdown.
+    table_finds: ClassVar[str]
+    table_fix: ClassVar[str]
+    table_safety: ClassVar[str]
     rationale: ClassVar[str]  # why it matters (markdown)
     fix_safety: ClassVar[str]  # when the fix is safe and when it is not (markdown)
     # Substrings of which at least one group must all be present in a file for

@@ -11,6 +11,10 @@ class TorchTensorCopy(Rule):
     code = "TRC101"
     name = "torch-tensor-copy"
     summary = "`torch.tensor(t)` on a tensor: use `t.detach().clone()`"
+    # the README's rules table: what it finds, the fix, and when the fix is safe
+    table_finds = "`torch.tensor(t)` on a tensor"
+    table_fix = "`t.detach().clone()`; with `dtype=`/`device=`: `t.detach().to(dtype=…, device=…, copy=True)`"
+    table_safety = "safe on data-flow evidence, no default device, not TorchScript"
     rationale = (
         "`torch.tensor(t)` copy-constructs from a tensor: it emits `UserWarning: To copy "
         "construct from a tensor, it is recommended to use sourceTensor.detach().clone()` "

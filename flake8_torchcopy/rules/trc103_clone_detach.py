@@ -12,6 +12,10 @@ class CloneDetach(Rule):
     code = "TRC103"
     name = "clone-then-detach"
     summary = "`t.clone().detach()`: use `t.detach().clone()`"
+    # the README's rules table: what it finds, the fix, and when the fix is safe
+    table_finds = "`t.clone().detach()`"
+    table_fix = "`t.detach().clone()`"
+    table_safety = "safe"
     rationale = (
         "`t.clone().detach()` and `t.detach().clone()` give identical tensors, but with grad "
         "mode on and `t.requires_grad`, the clone first records a `CloneBackward0` node in "
@@ -80,7 +84,7 @@ class CloneDetach(Rule):
         inner = detach_after(node, ("clone",))
         if inner is None:
             return
-        receiver = inner.func.value
+        receiver = inner.func.value  # type: ignore[attr-defined]  # detach_after: func is an Attribute
         if ctx.is_not_tensor(receiver) or any(isinstance(a, ast.Starred) for a in inner.args):
             return
         q = ctx.qualname(receiver)

@@ -11,6 +11,10 @@ class EmptyLikeCopy(Rule):
     code = "TRC104"
     name = "empty-like-copy"
     summary = "`torch.empty_like(t).copy_(t)`: use `t.clone()`"
+    # the README's rules table: what it finds, the fix, and when the fix is safe
+    table_finds = "`torch.empty_like(t).copy_(t)`"
+    table_fix = "`t.clone()`"
+    table_safety = "safe"
     rationale = (
         "`torch.empty_like(t).copy_(t)` is `t.clone()` in two calls: the same values, dtype, "
         "device and strides, and gradients flow into `t` through `CopyBackwards` just as "

@@ -11,6 +11,10 @@ class DeepcopyTensor(Rule):
     code = "TRC105"
     name = "deepcopy-tensor"
     summary = "`copy.deepcopy(t)` on a tensor: use `t.detach().clone()` or `t.clone()`"
+    # the README's rules table: what it finds, the fix, and when the fix is safe
+    table_finds = "`copy.deepcopy(t)` on a tensor"
+    table_fix = "– (use `t.detach().clone()` or `t.clone()`)"
+    table_safety = "–"
     rationale = (
         "`copy.deepcopy(t)` goes through Python's memo machinery: about 9x the time of "
         "`t.detach().clone()` for a 1-element tensor, 2.6x at 65,536 elements. It also does "

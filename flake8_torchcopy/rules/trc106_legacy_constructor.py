@@ -12,6 +12,10 @@ class LegacyConstructor(Rule):
     code = "TRC106"
     name = "legacy-constructor-alias"
     summary = "`torch.Tensor(t)` on a tensor aliases it: use `t.detach().clone()` or `t`"
+    # the README's rules table: what it finds, the fix, and when the fix is safe
+    table_finds = "`torch.Tensor(t)`, `torch.FloatTensor(t)`… on a tensor (aliases it)"
+    table_fix = "–"
+    table_safety = "–"
     rationale = (
         "The legacy constructors `torch.Tensor(t)`, `torch.FloatTensor(t)` and friends do not "
         "copy a tensor argument: the result *aliases* t (writes show through) and keeps its "

@@ -11,6 +11,10 @@ class TensorOfTensors(Rule):
     code = "TRC108"
     name = "tensor-of-tensors"
     summary = "`torch.tensor([a, b])` of tensors: use `torch.stack([a, b])`"
+    # the README's rules table: what it finds, the fix, and when the fix is safe
+    table_finds = "`torch.tensor([a, b])` of tensors"
+    table_fix = "`torch.stack([a, b]).detach()`"
+    table_safety = "unsafe"
     rationale = (
         "`torch.tensor([a, b, ...])` with tensor elements converts each element through "
         "Python scalars: it is slow, works only for 0-d and 1-element tensors, raises for "

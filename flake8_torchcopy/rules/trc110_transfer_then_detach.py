@@ -15,6 +15,10 @@ class TransferThenDetach(Rule):
     code = "TRC110"
     name = "transfer-then-detach"
     summary = "`t.cpu().detach()`, `t.to(...).detach()`: use `t.detach().cpu()`"
+    # the README's rules table: what it finds, the fix, and when the fix is safe
+    table_finds = "`t.cpu().detach()`, `t.cuda().detach()`, `t.to(...).detach()` on a tensor"
+    table_fix = "`t.detach().cpu()`, `t.detach().to(...)`"
+    table_safety = "safe on a plain tensor by data flow"
     rationale = (
         "With grad mode on and `t.requires_grad`, a transfer or conversion that copies "
         "(`t.cuda()`, `t.cpu()` of a GPU tensor, `t.to(dtype)`, `t.double()`) records a "
@@ -77,7 +81,7 @@ class TransferThenDetach(Rule):
         inner = detach_after(node, TRANSFERS)
         if inner is None:
             return
-        receiver = inner.func.value
+        receiver = inner.func.value  # type: ignore[attr-defined]  # detach_after: func is an Attribute
         if not ctx.is_tensor(receiver) or ctx.qualname(receiver) is not None:
             return
         # the transfer's arguments choose the class too (`.to(ref)` of a subclass `ref`)
@@ -85,7 +89,7 @@ class TransferThenDetach(Rule):
                          or (ctx.qualname(a) or "").startswith("torch.")
                          for a in list(inner.args) + [k.value for k in inner.keywords])
         edit, args_text = swap_edit(ctx, node, inner)
-        m = inner.func.attr
+        m = inner.func.attr  # type: ignore[attr-defined]
         r = short(ctx.atom_text(receiver), 24)
         a = short(args_text.strip(), 40)
         ctx.report(

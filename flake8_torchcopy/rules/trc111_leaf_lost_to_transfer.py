@@ -18,6 +18,10 @@ class LeafLostToTransfer(Rule):
     code = "TRC111"
     name = "leaf-lost-to-transfer"
     summary = "`torch.zeros(n, requires_grad=True).cuda()`: the result is not a leaf"
+    # the README's rules table: what it finds, the fix, and when the fix is safe
+    table_finds = "`torch.zeros(n, requires_grad=True).cuda()`: not a leaf, `.grad` stays None"
+    table_fix = "`torch.zeros(n).cuda().requires_grad_()`"
+    table_safety = "unsafe (changes what backward does, on purpose)"
     rationale = (
         "A factory with `requires_grad=True` makes a leaf; a `.cuda()`, `.to(device)`, "
         "`.to(dtype)` or `.double()` that moves or converts it returns a new tensor computed "

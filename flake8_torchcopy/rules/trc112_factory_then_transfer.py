@@ -26,6 +26,10 @@ class FactoryThenTransfer(Rule):
     code = "TRC112"
     name = "factory-then-transfer"
     summary = "`torch.zeros(n).to(device)`: use `torch.zeros(n, device=device)`"
+    # the README's rules table: what it finds, the fix, and when the fix is safe
+    table_finds = "`torch.zeros(n).to(device)`, `torch.tensor(data).cuda()`"
+    table_fix = "`torch.zeros(n, device=device)`"
+    table_safety = "safe for factories whose values don't depend on the device"
     rationale = (
         "`torch.zeros(n).cuda()` builds the tensor in host memory and then copies it to the "
         "device: an allocation, a fill and a host-to-device transfer where one allocation on "

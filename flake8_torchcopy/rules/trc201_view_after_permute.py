@@ -13,6 +13,10 @@ class ViewAfterPermute(Rule):
     code = "TRC201"
     name = "view-after-permute"
     summary = "`.view()` after `.permute()`/`.transpose()` that raises: use `.reshape()`"
+    # the README's rules table: what it finds, the fix, and when the fix is safe
+    table_finds = "`.view()` after a permute/transpose/expand that provably raises"
+    table_fix = "`.reshape()`"
+    table_safety = "safe"
     rationale = (
         "`view` works only when every target dim is a split of one source dim or a merge of "
         "dims adjacent in memory. After `.permute()`, `.transpose()`, `.t()`, `.mT`, "

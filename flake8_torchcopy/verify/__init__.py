@@ -15,9 +15,8 @@ to remove it (see :mod:`.rescues`).  torch is imported only inside this package.
 from __future__ import annotations
 
 from .expressions import free_names, resolve_devices, verify_expressions
-from .report import STATUSES, Report
-from .rewrite import (FixCheck, Unisolable, changed_expressions, module_env, prepare_fix, rule_of_fix,
-                      verify_fix)
+from .fix_check import FixCheck, Unisolable, changed_expressions, module_env, prepare_fix, rule_of_fix, verify_fix
+from .outcome import STATUSES, Report
 
 __all__ = ["FixCheck", "Report", "STATUSES", "Unisolable", "changed_expressions", "free_names", "module_env",
            "prepare_fix", "resolve_devices", "rule_of_fix", "verify_expressions", "verify_fix"]

@@ -136,7 +136,7 @@ def bench_inputs(specs: Dict[str, InputSpec], numel: int, device: str, requires_
         else:
             ranks = int_or_range(s.opt("rank"), (1,))
             shape = bench_shape(numel, max(1, ranks[0]) if ranks[0] else 0)
-        t = torch.randn(shape, generator=gen).to(device)
+        t = torch.randn(shape, generator=gen).to(device)  # noqa: TRC112  (gen is a CPU generator)
         out[n] = t.requires_grad_(requires_grad)
     out.update(vals)
     return out
@@ -259,10 +259,10 @@ def _draw(ax, rows: Dict[str, Any], title: str) -> None:
     if raised:
         top = ax.get_ylim()[1] if ax.lines else 1.0
         for side in ("before", "after"):
-            xs = [x for x, s, _ in raised if s == side]
-            if xs:
+            raised_xs = [x for x, s, _ in raised if s == side]
+            if raised_xs:
                 colour = "tab:red" if side == "before" else "tab:blue"
-                ax.scatter(xs, [top] * len(xs), marker="x", s=60, color=colour, label=f"{side} raises")
+                ax.scatter(raised_xs, [top] * len(raised_xs), marker="x", s=60, color=colour, label=f"{side} raises")
     if numeric:
         ax.set_xscale("log", base=2)
         ax.set_xlabel("elements (float32)")

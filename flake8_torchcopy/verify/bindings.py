@@ -67,7 +67,7 @@ class _Symbols:
         self.var: Dict[Sym, str] = {}
         self.hidden: Dict[str, str] = {}
         for dotted, v in values.items():  # a size name that is exactly one symbol stands for it
-            sym = _single_symbol(v.mono) if _is_size(v) else None
+            sym = _single_symbol(v.mono) if _is_size(v) else None  # type: ignore[arg-type]  # a size has a mono
             if sym is not None and sym not in self.var:
                 self.var[sym] = input_name(dotted)
 
@@ -129,7 +129,7 @@ def analysed_specs(values: Dict[str, Value], names: Sequence[str]) -> Dict[str, 
         elif v.kind == TENSOR:
             specs[input_name(dotted)] = "tensor"
         elif _is_size(v):
-            own = symbols.var.get(_single_symbol(v.mono)) if _single_symbol(v.mono) else None
+            own = symbols.var.get(_single_symbol(v.mono)) if _single_symbol(v.mono) else None  # type: ignore[arg-type]
             if own == input_name(dotted):
                 specs[own] = SIZE_RANGE
             else:
@@ -137,7 +137,7 @@ def analysed_specs(values: Dict[str, Value], names: Sequence[str]) -> Dict[str, 
     for hidden, spec in symbols.hidden.items():
         specs.setdefault(hidden, spec)
     # a symbol named after an input that is not itself used still needs a value
-    for sym, var in symbols.var.items():
+    for var in symbols.var.values():
         specs.setdefault(var, SIZE_RANGE)
     return specs
 

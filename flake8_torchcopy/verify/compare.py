@@ -90,7 +90,7 @@ def _strides(t: torch.Tensor) -> Optional[Tuple[Tuple[int, ...], int]]:
     empty tensors (no element is ever addressed)."""
     if t.layout != torch.strided or t.numel() == 0:
         return None
-    return tuple(st for st, n in zip(t.stride(), t.shape) if n > 1), t.storage_offset()
+    return tuple(st for st, n in zip(t.stride(), t.shape) if n > 1), int(t.storage_offset())
 
 
 def _memory_formats(t: torch.Tensor) -> Tuple[str, ...]:
@@ -358,6 +358,8 @@ def _map_eq(a: Dict[str, Any], b: Dict[str, Any]) -> bool:
 def differences(before: Observation, after: Observation) -> List[Tuple[str, str, str]]:
     """Every deciding property that differs, in report order (both ran)."""
     out: List[Tuple[str, str, str]] = []
+    a: Any
+    b: Any
     for prop in PROPERTIES[1:]:
         if prop in _state.STATE_PROPERTIES:
             continue  # compared for every case, by state_differences
@@ -435,7 +437,7 @@ def compare(before: Observation, after: Observation,
       known; see :mod:`.rescues`); any other error turned into a value is a mismatch.
     - Both ran: "improved" when the rewrite only warns less, else equal or a mismatch.
     """
-    state = state_differences(before, after)
+    state: List[Tuple[str, ...]] = list(state_differences(before, after))
     if before.exception is not None or after.exception is not None:
         if before.exception is not None and after.exception is not None:
             pair = ("exception", _raised(before), _raised(after))

@@ -15,8 +15,8 @@ import torch
 from . import state as _state
 from .compare import NOISE_WARNINGS, compare, observe, warn_always
 from .inputs import build_inputs, make_cases
+from .outcome import Report
 from .specs import IGNORED_NAMES, InputSpec, SpecError, parse_spec
-from .report import Report
 
 MAX_LISTED = 20
 
@@ -62,7 +62,7 @@ def free_names(expr: Union[str, ast.AST], known: Sequence[str] = ()) -> List[str
             if node.id not in out:
                 out.append(node.id)
     # ast.walk is breadth first; order by source position for stable naming.
-    pos = {}
+    pos: Dict[str, Tuple[int, int]] = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and node.id in out:
             key = (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
@@ -98,7 +98,7 @@ class _CollapseAttrs(ast.NodeTransformer):
         dotted = cur.id + "." + ".".join(a.attr for a in chain[:k])
         name = dotted.replace(".", "__")
         self.renamed[name] = dotted
-        new: ast.AST = ast.Name(id=name, ctx=ast.Load())
+        new: ast.expr = ast.Name(id=name, ctx=ast.Load())
         for a in chain[k:]:
             new = ast.Attribute(value=new, attr=a.attr, ctx=a.ctx)
         return ast.copy_location(new, node)

@@ -13,8 +13,18 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import torch
 
-from .specs import (COMPLEX_DTYPES, DTYPES, FLOAT_DTYPES, LAYOUT_RANKS, LAYOUTS, InputSpec, SpecError,
-                    eval_shape, int_or_range, with_exprs)
+from .specs import (
+    COMPLEX_DTYPES,
+    DTYPES,
+    FLOAT_DTYPES,
+    LAYOUT_RANKS,
+    LAYOUTS,
+    InputSpec,
+    SpecError,
+    eval_shape,
+    int_or_range,
+    with_exprs,
+)
 
 RANKS: Tuple[int, ...] = (0, 1, 2, 3, 4)
 # (requires_grad, kind): kind is "leaf", "nonleaf", "param" or "inference" (made in inference mode).
@@ -133,7 +143,7 @@ def make_cases(specs: Dict[str, InputSpec], seed: int = 0, max_cases: Optional[i
 
     rg_opt = first.opt("requires_grad")
     float_ag = [(rg, k, g) for rg, k in AUTOGRAD for g in GRAD_MODES]
-    plain_ag = [(rg, k, g) for rg, k in AUTOGRAD if not rg for g in GRAD_MODES]
+    plain_ag: List[Tuple[bool, str, str]] = [(rg, k, g) for rg, k in AUTOGRAD if not rg for g in GRAD_MODES]
     if rg_opt is not None:
         want = rg_opt.lower() in ("1", "true", "yes")
         float_ag = [c for c in float_ag if c[0] == want] or float_ag
@@ -172,7 +182,7 @@ def make_cases(specs: Dict[str, InputSpec], seed: int = 0, max_cases: Optional[i
                 if layout in LAYOUTS else layout
             dt = dtype
             if j > 0 and s.opt("dtype"):
-                dt = s.opt("dtype").split("|")[i % len(s.opt("dtype").split("|"))]
+                dt = s.opt("dtype").split("|")[i % len(s.opt("dtype").split("|"))]  # type: ignore[union-attr]  # tested
             elif j > 0 and i % 3 == 1:  # mixed dtypes across inputs
                 dt = DTYPES[(DTYPES.index(dtype) + 5 * j) % len(DTYPES)] if dtype in DTYPES else dtype
             strides = eval_shape(s.opt("strides") or "", vals) if s.opt("strides") else None
@@ -188,8 +198,8 @@ def make_cases(specs: Dict[str, InputSpec], seed: int = 0, max_cases: Optional[i
             tensors = {}
             for name in tensor_names:
                 s = specs[name]
-                dts = tuple(s.opt("dtype").split("|")) if s.opt("dtype") else ("float32", "float64", "int64")
-                lays = tuple(s.opt("layout").split("|")) if s.opt("layout") else LAYOUTS
+                dts = tuple(s.opt("dtype").split("|")) if s.opt("dtype") else ("float32", "float64", "int64")  # type: ignore[union-attr]  # noqa: E501
+                lays = tuple(s.opt("layout").split("|")) if s.opt("layout") else LAYOUTS  # type: ignore[union-attr]
                 dt, lay, strides = rng.choice(dts), rng.choice(lays), None
                 if s.opt("strides"):
                     shp = eval_shape(s.opt("shape") or "", vals)
@@ -220,9 +230,9 @@ def _values(shape: Tuple[int, ...], dtype: torch.dtype, gen: torch.Generator, sp
     if dtype == torch.bool:
         return torch.randint(0, 2, shape, generator=gen).bool()
     if dtype == torch.uint8:
-        return torch.randint(0, 256, shape, generator=gen).to(dtype)
+        return torch.randint(0, 256, shape, generator=gen).to(dtype)  # noqa: TRC112  (the same draws for every dtype)
     if not (dtype.is_floating_point or dtype.is_complex):
-        return torch.randint(-50, 50, shape, generator=gen).to(dtype)
+        return torch.randint(-50, 50, shape, generator=gen).to(dtype)  # noqa: TRC112  (the same draws for every dtype)
     if dtype.is_complex:
         t = torch.complex(torch.randn(shape, generator=gen), torch.randn(shape, generator=gen)).to(dtype)
     else:

@@ -1,7 +1,9 @@
-"""Renders the docs page of each rule (``docs/rules/TRCnnn.md``) from the rule module itself.
+"""Renders the docs page of each rule (``docs/rules/TRCnnn.md``) and the README's rules
+table from the rule modules themselves.
 
-``python -m flake8_torchcopy.docgen`` rewrites the pages; a test checks that the
-committed pages equal what this renders, so code, examples and docs cannot drift.
+A developer tool, not part of the package: ``python tools/docgen.py`` rewrites the pages;
+a test checks that the committed pages equal what this renders, so code, examples and
+docs cannot drift.
 """
 from __future__ import annotations
 
@@ -10,9 +12,12 @@ import sys
 from pathlib import Path
 from typing import Optional
 
-from .rules import ALL_RULES, Rule
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # this checkout's package, whatever is installed
 
-DOCS = Path(__file__).resolve().parent.parent / "docs" / "rules"
+from flake8_torchcopy.rules import ALL_RULES, Rule  # noqa: E402
+
+DOCS = ROOT / "docs" / "rules"
 
 
 def _diff(before: str, after: str) -> str:
@@ -21,7 +26,7 @@ def _diff(before: str, after: str) -> str:
 
 
 def render(rule: Rule) -> str:
-    from . import lint_source
+    from flake8_torchcopy import lint_source
 
     out = [f"# {rule.code}: {rule.name}", "", rule.summary, "", "## What it finds and why it matters",
            "", rule.rationale, "", "## When the fix is safe", "", rule.fix_safety, ""]
@@ -58,6 +63,26 @@ def render_index() -> str:
     return "\n".join(out) + "\n"
 
 
+README = ROOT / "README.md"
+TABLE_START = "<!-- rules table: generated from the rule modules by python tools/docgen.py -->"
+TABLE_END = "<!-- end of rules table -->"
+
+
+def render_readme_table() -> str:
+    """The README's rules table, one row per rule, from its ``table_*`` fields."""
+    out = ["| code | finds | fix | safety |", "|---|---|---|---|"]
+    for rule in ALL_RULES:
+        out.append(f"| [{rule.code}](docs/rules/{rule.code}.md) | {rule.table_finds} | {rule.table_fix} | "
+                   f"{rule.table_safety} |")
+    return "\n".join(out) + "\n"
+
+
+def readme_with_table(readme: str) -> str:
+    """``readme`` with the text between the table markers replaced by the current table."""
+    start, end = readme.index(TABLE_START) + len(TABLE_START), readme.index(TABLE_END)
+    return readme[:start] + "\n" + render_readme_table() + readme[end:]
+
+
 def pages() -> dict:
     out = {f"{r.code}.md": render(r) for r in ALL_RULES}
     out["README.md"] = render_index()
@@ -69,6 +94,11 @@ def main(argv: Optional[list] = None) -> int:
     for name, text in pages().items():
         (DOCS / name).write_text(text, encoding="utf-8")
         print(f"wrote docs/rules/{name}", file=sys.stderr)
+    readme = README.read_text(encoding="utf-8")
+    new = readme_with_table(readme)
+    if new != readme:
+        README.write_text(new, encoding="utf-8")
+        print("wrote the rules table in README.md", file=sys.stderr)
     return 0
 
 

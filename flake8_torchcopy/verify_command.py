@@ -1,17 +1,63 @@
-"""``torchcopy-verify``: check one rewrite, or every fix of every rule (``--rules``).
+"""The ``torchcopy-verify`` command: check one rewrite, or every fix of every rule (``--rules``).
 
-The arguments and exit codes are defined in :mod:`flake8_torchcopy.verify_entry` (which
-parses them before torch is imported); :func:`run` does the work.
+Also ``python -m flake8_torchcopy.verify_command``.  This module imports no torch at load
+time: the arguments are parsed first, so ``--help`` and usage errors work without torch,
+and a missing torch is one line, not a traceback.  The verifier itself
+(:mod:`flake8_torchcopy.verify`) is imported inside the functions that run it.
+
+Exit status (one meaning each): 0 equivalent or improved; 1 mismatch; 2 usage error or
+the verification could not be run as asked (bad argument, bad ``--input``, no such device,
+torch or matplotlib missing); 3 unverified (it ran, but no case could be compared).
+With ``--rules`` the status is the worst over the safe fixes: 1 when one is a mismatch,
+else 3 when one is unverified.
 """
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import sys
 from typing import Any, Dict, List, Optional, Sequence
 
-from ..verify_entry import EXIT_MISMATCH, EXIT_OK, EXIT_UNVERIFIED, EXIT_USAGE, parser
-from .bench import makes_code_run
+EXIT_OK, EXIT_MISMATCH, EXIT_USAGE, EXIT_UNVERIFIED = 0, 1, 2, 3
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="torchcopy-verify",
+        description="Check that a PyTorch expression rewrite keeps behaviour, and time it.",
+        epilog="exit status: 0 equivalent or improved, 1 mismatch, 2 usage error or cannot run "
+               "as asked, 3 unverified (nothing could be compared)",
+    )
+    p.add_argument("--before", help="the original expression")
+    p.add_argument("--after", help="the rewritten expression")
+    p.add_argument("--rules", action="store_true", help="verify every fix of every rule from its examples")
+    p.add_argument("--select", default="", help="with --rules: comma-separated rule codes")
+    p.add_argument("--rule", metavar="CODE",
+                   help="with --before/--after: the rule the rewrite comes from (TRC107...), which "
+                        "decides the errors of the original it may remove and be 'improved'; "
+                        "without it only a .view() size/stride RuntimeError counts")
+    p.add_argument("--device", default="all", choices=("cpu", "cuda", "all"),
+                   help="cpu, cuda, or all (CPU always, CUDA when available; default)")
+    p.add_argument("--json", metavar="PATH", help="write the report(s) as JSON ('-' for stdout)")
+    p.add_argument("--bench", dest="bench", action="store_true", default=None,
+                   help="time before and after (default: on)")
+    p.add_argument("--no-bench", dest="bench", action="store_false", help="skip timing")
+    p.add_argument("--sizes", help="element counts to time, e.g. '1,16,2^10' "
+                   "(default 2^0..2^24; with --rules up to 2^20; 0-d inputs are timed once)")
+    p.add_argument("--repeats", type=int, default=5,
+                   help="timed repetitions per size, alternating before and after (default 5)")
+    p.add_argument("--min-run-time", type=float, default=None,
+                   help="seconds per repetition (default 0.05)")
+    p.add_argument("--plot", metavar="FILE",
+                   help="plot time against size (needs matplotlib); any format matplotlib writes "
+                        "(.png, .svg, .pdf); with --rules one file per rule, FILE's stem + '-TRC1xx'")
+    p.add_argument("--input", action="append", default=[], metavar="NAME=SPEC",
+                   help="say what an input is: n=int:1..4, x=tensor:rank=3, d=dtype:float32|int64")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--max-cases", type=int, default=None,
+                   help="verify a seeded sample of this many cases per device (default: all)")
+    return p
 
 
 def load_rules() -> List[Any]:
@@ -42,6 +88,8 @@ def _fmt_ratio(r: Optional[float]) -> str:
 def speed_cell(rep, dev: str) -> str:
     """The speed of a rewrite in one table cell: ratios where both sides ran, and where
     only the rewrite ran, "makes code run" instead of a ratio."""
+    from .verify.bench import makes_code_run
+
     sp = rep.speedup.get(dev) or {}
     runs = makes_code_run(rep.timings, dev)
     parts = []
@@ -77,7 +125,7 @@ def _exit_status(reports) -> int:
 
 
 def _run_rules(args, sizes, min_run_time) -> int:
-    from . import verify_expressions
+    from .verify import verify_expressions
 
     rules = load_rules()
     if args.select:
@@ -132,7 +180,7 @@ def plot_paths(path: str, codes: Sequence[str]) -> Dict[str, str]:
 
 
 def _plot_rules(rows, path: str) -> None:
-    from .bench import plot_timings
+    from .verify.bench import plot_timings
 
     rows = [r for r in rows if r["report"].timings]
     if not rows:
@@ -155,8 +203,9 @@ def _write_json(path: str, data: Any) -> None:
 
 
 def _run_pair(args, sizes, min_run_time) -> int:
-    from . import resolve_devices, verify_expressions
-    from .specs import SpecError, parse_input_args
+    from .verify import resolve_devices, verify_expressions
+    from .verify.bench import makes_code_run
+    from .verify.specs import SpecError, parse_input_args
 
     try:
         inputs = parse_input_args(args.input)
@@ -183,7 +232,7 @@ def _run_pair(args, sizes, min_run_time) -> int:
     if args.json:
         _write_json(args.json, rep.to_dict())
     if args.plot and rep.timings:
-        from .bench import plot_timings
+        from .verify.bench import plot_timings
 
         plot_timings([(f"{args.before} -> {args.after}", rep.timings)], args.plot)
     if resolve_devices(args.device)[1]:
@@ -192,7 +241,7 @@ def _run_pair(args, sizes, min_run_time) -> int:
 
 
 def run(args) -> int:
-    from .bench import DEFAULT_SIZES, RULES_SIZES, parse_sizes
+    from .verify.bench import DEFAULT_SIZES, RULES_SIZES, parse_sizes
 
     try:
         sizes = parse_sizes(args.sizes) if args.sizes else (RULES_SIZES if args.rules else DEFAULT_SIZES)
@@ -216,9 +265,14 @@ def run(args) -> int:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    """``torchcopy-verify`` with torch already importable (tests call this)."""
-    return run(parser().parse_args(argv))
+    args = parser().parse_args(argv)
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        print("torchcopy-verify: needs torch: pip install 'flake8-torchcopy[verify]'", file=sys.stderr)
+        return EXIT_USAGE
+    return run(args)
 
 
-if __name__ == "__main__":  # pragma: no cover
+if __name__ == "__main__":
     sys.exit(main())

@@ -5,11 +5,11 @@ import ast
 import copy
 import re
 from dataclasses import dataclass, field
-from typing import Any, Dict, Hashable, List, Optional, Sequence, Set, Tuple, Union
+from typing import Any, Dict, Hashable, List, Optional, Sequence, Set, Tuple, Union, cast
 
 from .bindings import analysed_specs, analysed_values, input_name, known_names
 from .expressions import free_names, verify_expressions
-from .report import Report
+from .outcome import Report
 
 
 class Unisolable(Exception):
@@ -119,9 +119,10 @@ class _Operands(ast.NodeTransformer):
                 return ast.copy_location(ast.Name(id=name, ctx=ast.Load()), node)
         if isinstance(node, ast.Call):  # keep an unknown callable: calling a tensor is no test
             if isinstance(node.func, ast.Attribute):  # but a method's receiver may go
-                node.func.value = self.visit(node.func.value)
-            node.args = [self.visit(a) for a in node.args]
-            node.keywords = [self.visit(k) for k in node.keywords]
+                node.func.value = cast(ast.expr, self.visit(node.func.value))
+            # visit() is typed to return any AST; this transformer maps an expression to one
+            node.args = [cast(ast.expr, self.visit(a)) for a in node.args]
+            node.keywords = [cast(ast.keyword, self.visit(k)) for k in node.keywords]
             return node
         return self.generic_visit(node)
 
@@ -142,8 +143,8 @@ def _abstract_operands(a: ast.expr, b: ast.expr, bound: Set[str]) -> Tuple[ast.e
     ca, cb = counts(a), counts(b)
     common = [d for d in ca if ca[d] == 1 and cb.get(d) == 1]
     names = {d: f"_operand{k}" for k, d in enumerate(common)}
-    a = _Operands(names, unknown).visit(copy.deepcopy(a))
-    b = _Operands(names, unknown).visit(copy.deepcopy(b))
+    a = cast(ast.expr, _Operands(names, unknown).visit(copy.deepcopy(a)))
+    b = cast(ast.expr, _Operands(names, unknown).visit(copy.deepcopy(b)))
     used = sorted(set(free_names(a)) & set(names.values()))
     return a, b, used
 

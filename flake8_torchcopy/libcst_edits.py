@@ -32,7 +32,7 @@ import tokenize
 import warnings
 from bisect import bisect_right
 from collections import OrderedDict
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, NoReturn, Optional, Sequence, Tuple, cast
 
 import libcst as cst
 from libcst.helpers import parse_template_expression
@@ -123,14 +123,15 @@ def _render_edits(source: str, edits: Sequence[Edit]) -> Tuple[List[str], cst.Mo
     old_code, old_spans = render(module)
     to_code = _offsets_in(old_code, source, edits)
     nodes = _nodes_at(source, old_spans, to_code, edits)
-    replacements = {nodes[(e.start, e.end)]: _new_node(e, nodes) for e in edits}
+    replacements: Dict[cst.CSTNode, cst.CSTNode] = {nodes[(e.start, e.end)]: _new_node(e, nodes) for e in edits}
     new_module = module.visit(_Replacer(replacements, old_spans))
     new_code, new_spans = render(new_module)
     texts, pos, old_pos, new_pos = [], 0, 0, 0
     for e in sorted(edits, key=lambda e: e.start):
-        old, new = old_spans[nodes[(e.start, e.end)]], new_spans.get(replacements[nodes[(e.start, e.end)]])
-        if new is None:
+        old, maybe_new = old_spans[nodes[(e.start, e.end)]], new_spans.get(replacements[nodes[(e.start, e.end)]])
+        if maybe_new is None:
             _refuse(source, e.start, "")
+        new = maybe_new
         if old_code[old_pos:old.start] != new_code[new_pos:new.start]:
             _refuse(source, pos, new_code[new_pos:new.start])
         texts.append(new_code[new.start:new.start + new.length])
@@ -182,7 +183,7 @@ def indent_form_feeds(source: str) -> List[Tuple[int, int]]:
         if row > len(lines):
             break
         start = starts[row - 1]
-        last = _INDENT.match(source, start).group().rfind("\f")
+        last = _INDENT.match(source, start).group().rfind("\f")  # type: ignore[union-attr]  # matches ""
         if last >= 0:
             cuts.append((start, start + last + 1))
     return cuts
@@ -290,11 +291,12 @@ def _swapped(outer: cst.BaseExpression) -> cst.Call:
             and isinstance(outer.func.value, cst.Call) and isinstance(outer.func.value.func, cst.Attribute)):
         raise FixRefused("internal error: the swapped expression is not r.a(...).b(...) (please report)")
     inner = outer.func.value
+    inner_func = cast(cst.Attribute, inner.func)  # checked above; mypy does not narrow attributes of attributes
     new_inner = inner.with_changes(
-        func=inner.func.with_changes(attr=outer.func.attr), args=outer.args,
+        func=inner_func.with_changes(attr=outer.func.attr), args=outer.args,
         whitespace_after_func=outer.whitespace_after_func, whitespace_before_args=outer.whitespace_before_args)
     return outer.with_changes(
-        func=outer.func.with_changes(value=new_inner, attr=inner.func.attr), args=inner.args,
+        func=outer.func.with_changes(value=new_inner, attr=inner_func.attr), args=inner.args,
         whitespace_after_func=inner.whitespace_after_func, whitespace_before_args=inner.whitespace_before_args)
 
 
@@ -317,7 +319,7 @@ class _Replacer(cst.CSTTransformer):
         return self.replacements.get(original_node, updated_node)
 
 
-def _refuse(source: str, start: int, rendered: str) -> None:
+def _refuse(source: str, start: int, rendered: str) -> NoReturn:
     """Name the first line where ``rendered``, LibCST's text from ``source[start:]`` on
     up to the next fix, differs from the input."""
     offset = start + next((i for i, (a, b) in enumerate(zip(source[start:], rendered)) if a != b),
