@@ -7,12 +7,11 @@ import sys
 import textwrap
 
 import pytest
+from test_layout_rules import c, dense_tensor, random_operands
 
 from flake8_torchcopy import lint_source
 from flake8_torchcopy.analysis import layout as L
 from flake8_torchcopy.analysis.symbolic import Mono, Sym
-
-from test_layout_rules import c, dense_tensor, nonone, random_operands
 
 torch = pytest.importorskip("torch")
 

@@ -189,7 +189,7 @@ class Evaluator:
         for e, item in zip(names[:star], elems):
             self.bind(e, item, None)
         middle = elems[star:len(elems) - after]
-        self.bind(names[star].value, Value(NOT, elems=tuple(middle)), None)  # type: ignore[attr-defined]
+        self.bind(names[star].value, Value(NOT, elems=tuple(middle)), None)
         for e, item in zip(names[star + 1:], elems[len(elems) - after:]):
             self.bind(e, item, None)
 

@@ -11,9 +11,8 @@ import ast
 from typing import Callable, Dict, List, NamedTuple, Optional, Sequence
 
 from . import layout as L
-from . import pipelines
+from . import pipelines, yields
 from . import torchapi as api
-from . import yields
 from .symbolic import ONE, Mono, Rest, Sym
 from .values import ANNOTATED, NOT, NOT_VALUE, TENSOR, UNKNOWN, UNKNOWN_VALUE, Value
 

@@ -8,7 +8,7 @@ are not 1 (``Value.assumes``: an elementwise op's output order) adds those sizes
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import List, Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple, cast
 
 from . import layout as L
 from .symbolic import Mono, Sym
@@ -33,12 +33,13 @@ NOT_JUDGED = ViewJudgement(UNKNOWN)
 
 def judge_view(recv: Value, target: Optional[Sequence[Optional[Mono]]]) -> ViewJudgement:
     """The judgement of ``recv.view(*target)`` (target sizes, None for ``-1``)."""
-    sizes, strides = recv.open_layout or (recv.sizes, recv.strides)
-    if sizes is None or strides is None or target is None:
+    layout = recv.open_layout or (recv.sizes, recv.strides)
+    if layout[0] is None or layout[1] is None or target is None or None in layout[0]:
         return NOT_JUDGED
+    sizes = cast(Sequence[Mono], layout[0])
     if recv.sizes is None and not _reads_sizes(target, sizes):
         return NOT_JUDGED
-    verdict, rescues = L.view_verdict(sizes, strides, target)
+    verdict, rescues = L.view_verdict(sizes, layout[1], target)
     if verdict != L.ILLEGAL:
         return ViewJudgement(verdict, origin=recv.permuted_by)
     rescues = _with_assumptions(rescues, recv.assumes)

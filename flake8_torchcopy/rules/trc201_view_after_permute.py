@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import ast
 
-from ..analysis.views import ILLEGAL
 from ..analysis.torchapi import DTYPE_NAMES
+from ..analysis.views import ILLEGAL
 from ..finding import SAFE, UNSAFE, Edit, Fix
 from .base import Example, Rule
 
