@@ -384,7 +384,9 @@ SCENARIOS = {
     "`--diff` with a diff": _scenario({"a.py": EXAMPLE}, "--diff", "a.py"),
     "`--diff`, no diff but findings left": _scenario({"a.py": LEFT}, "--diff", "a.py"),
     "`--exit-zero` with findings or fixes": _scenario({"a.py": EXAMPLE + LEFT[13:]}, "--exit-zero", "a.py"),
-    "`--exit-zero` with an error": _scenario({}, "--exit-zero", "missing.py"),
+    "`--exit-zero` with an error": _scenario({}, "--exit-zero", "a.py",
+                                             setup=lambda d: (d / "a.py").write_bytes(b'x = "\xff"\n')),
+    "`--exit-zero` with a missing file": _scenario({}, "--exit-zero", "missing.py"),
     "unknown option": _scenario({}, "--bogus", "."),
     "unknown rule selector (`--select XYZ`, config `ignore = [\"XYZ\"]`)":
         _scenario({"a.py": EXAMPLE, "pyproject.toml": '[tool.torchcopy]\nignore = ["XYZ"]\n'}, "a.py"),

@@ -1,9 +1,10 @@
 """``[tool.torchcopy]`` configuration for ``torchcopy-fix``, read from pyproject.toml.
 
-The nearest ``pyproject.toml`` with a ``[tool.torchcopy]`` table, walking up
-from the first path given on the command line, is used (as ruff does with
-``[tool.ruff]``).  Keys are validated strictly: an unknown key or a value of
-the wrong type raises :class:`ConfigError` naming the key and the file.
+Each file gets the configuration of the nearest ``pyproject.toml`` with a
+``[tool.torchcopy]`` table, walking up from the file's directory (hierarchical, as
+ruff resolves ``[tool.ruff]``): :class:`Resolver`.  ``--config PATH`` uses one file
+for every path, ``--isolated`` none.  Keys are validated strictly: an unknown key or
+a value of the wrong type raises :class:`ConfigError` naming the key and the file.
 """
 from __future__ import annotations
 
@@ -90,6 +91,19 @@ def _str_list(key: str, value: Any, path: str) -> List[str]:
     raise ConfigError(f"{path}: [tool.torchcopy] {key} must be a list of strings, not {type(value).__name__}")
 
 
+def _declares_torchcopy(candidate: str) -> bool:
+    """Is ``candidate`` a pyproject.toml with a [tool.torchcopy] table?"""
+    if not os.path.isfile(candidate):
+        return False
+    try:
+        with open(candidate, "rb") as fh:
+            data = fh.read()
+    except OSError as exc:
+        raise ConfigError(f"{candidate}: cannot read: {exc.strerror or exc}") from None
+    return b"torchcopy" in data and bool(re.search(
+        rb"(?m)^[ \t]*\[[ \t]*tool[ \t]*\.[ \t]*torchcopy\b|torchcopy[ \t]*=", data))
+
+
 def find_pyproject(start: str) -> Optional[str]:
     """The nearest pyproject.toml with a [tool.torchcopy] table, from ``start`` upwards."""
     here = os.path.abspath(start)
@@ -97,14 +111,8 @@ def find_pyproject(start: str) -> Optional[str]:
         here = os.path.dirname(here)
     while True:
         candidate = os.path.join(here, "pyproject.toml")
-        if os.path.isfile(candidate):
-            try:
-                with open(candidate, "rb") as fh:
-                    data = fh.read()
-            except OSError as exc:
-                raise ConfigError(f"{candidate}: cannot read: {exc.strerror or exc}") from None
-            if b"torchcopy" in data and re.search(rb"(?m)^[ \t]*\[[ \t]*tool[ \t]*\.[ \t]*torchcopy\b|torchcopy[ \t]*=", data):
-                return candidate
+        if _declares_torchcopy(candidate):
+            return candidate
         parent = os.path.dirname(here)
         if parent == here:
             return None
@@ -158,6 +166,61 @@ def discover_config(start: str) -> Config:
     if found is None:
         return Config(root=os.path.abspath("."))
     return load_config(found)
+
+
+class Resolver:
+    """The configuration of each path: the nearest config file above it (cached per
+    directory), or one fixed configuration (``--config``, ``--isolated``)."""
+
+    def __init__(self, fixed: Optional[Config] = None) -> None:
+        self.fixed = fixed
+        self._by_dir: Dict[str, Optional[str]] = {}
+        self._loaded: Dict[str, Config] = {}
+        self.default = Config(root=os.path.abspath("."))
+
+    @classmethod
+    def for_run(cls, config_path: Optional[str], isolated: bool) -> "Resolver":
+        if isolated:
+            return cls(Config(root=os.path.abspath(".")))
+        if config_path is not None:
+            if not os.path.isfile(config_path):
+                raise ConfigError(f"{config_path}: --config: no such file")
+            return cls(load_config(config_path))
+        return cls()
+
+    def _nearest(self, directory: str) -> Optional[str]:
+        chain = []
+        here = directory
+        while here not in self._by_dir:
+            chain.append(here)
+            candidate = os.path.join(here, "pyproject.toml")
+            if _declares_torchcopy(candidate):
+                found: Optional[str] = candidate
+                break
+            parent = os.path.dirname(here)
+            if parent == here:
+                found = None
+                break
+            here = parent
+        else:
+            found = self._by_dir[here]
+        for d in chain:
+            self._by_dir[d] = found
+        return found
+
+    def config_for(self, path: str, is_dir: bool = False) -> Config:
+        """The configuration that governs ``path`` (a file, or with ``is_dir`` a directory)."""
+        if self.fixed is not None:
+            return self.fixed
+        here = os.path.abspath(path)
+        if not is_dir:
+            here = os.path.dirname(here)
+        found = self._nearest(here)
+        if found is None:
+            return self.default
+        if found not in self._loaded:
+            self._loaded[found] = load_config(found)
+        return self._loaded[found]
 
 
 def _rel(path: str, root: str) -> str:

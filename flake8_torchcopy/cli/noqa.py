@@ -129,3 +129,73 @@ def filter_findings(source: str, findings: Iterable[Finding]) -> List[Finding]:
     if not findings or ("noqa" not in source.lower()):
         return findings
     return NoqaIndex(source).filter(findings)
+
+
+_LINE_WITH_END = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
+
+
+def _groups_and_comments(lines: List[str]):
+    """(line -> (first, last) line of its token group, comment tokens as (line, col, text))."""
+    ranges: Dict[int, tuple] = {}
+    comments = []
+    it = iter(lines)
+    try:
+        tokens = list(tokenize.generate_tokens(lambda: next(it)))
+    except (tokenize.TokenError, SyntaxError, ValueError, StopIteration):
+        return {}, []
+    lo, hi = len(lines) + 2, -1
+    for tok in tokens:
+        if tok.type == tokenize.COMMENT:
+            comments.append((tok.start[0], tok.start[1], tok.string))
+        if tok.type in (tokenize.ENDMARKER, tokenize.DEDENT):
+            continue
+        lo, hi = min(lo, tok.start[0]), max(hi, tok.end[0])
+        if tok.type in (tokenize.NL, tokenize.NEWLINE):
+            for n in range(lo, hi + 1):
+                ranges[n] = (lo, hi)
+            lo, hi = len(lines) + 2, -1
+    return ranges, comments
+
+
+def add_noqa(source: str, findings: Iterable[Finding]):
+    """``source`` with a ``# noqa: CODES`` comment for each finding (ruff's ``--add-noqa``),
+    placed where flake8 looks for it: at the end of the last line of the finding's token
+    group, or merged into a ``# noqa: CODES`` comment already there.  Returns (new source,
+    the findings now suppressed); a finding whose group holds a ``# noqa: CODES`` that is
+    not a comment (it is in a string) is left out."""
+    lines = physical_lines(source)
+    ranges, comments = _groups_and_comments(lines)
+    wanted: Dict[tuple, List[Finding]] = {}
+    for f in findings:
+        group = ranges.get(f.line, (f.line, f.line))
+        wanted.setdefault(group, []).append(f)
+    texts = [m.group(0) for m in _LINE_WITH_END.finditer(source)]
+    done: List[Finding] = []
+    for (lo, hi), group_findings in sorted(wanted.items()):
+        if not 0 < hi <= len(texts):
+            continue
+        codes = sorted({f.code for f in group_findings})
+        joined = "".join(lines[lo - 1:hi])
+        m = NOQA_INLINE.search(joined)
+        if m is not None:
+            if m.group("codes") is None:
+                continue  # a blanket noqa: nothing to add (the findings are suppressed already)
+            # where the match lies: it must be the start of a comment to be extended
+            before = joined[:m.start()]
+            line = lo + before.count("\n")
+            col = len(before) - (before.rfind("\n") + 1)
+            comment = next((c for c in comments if c[0] == line and c[1] <= col < c[1] + len(c[2])), None)
+            if comment is None:
+                continue
+            old_codes = codes_of(m.group("codes"))
+            merged = old_codes + [c for c in codes if c not in old_codes]
+            end = m.start("codes") + len(m.group("codes").rstrip(", \t\r\n\f\v"))
+            text = texts[line - 1]
+            start_col, end_col = col, col + (end - m.start())
+            texts[line - 1] = text[:start_col] + "# noqa: " + ", ".join(merged) + text[end_col:]
+        else:
+            text = texts[hi - 1]
+            body = text.rstrip("\r\n")
+            texts[hi - 1] = body.rstrip(" \t") + "  # noqa: " + ", ".join(codes) + text[len(body):]
+        done.extend(group_findings)
+    return "".join(texts), done

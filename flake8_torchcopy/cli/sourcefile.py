@@ -134,7 +134,7 @@ class NotebookSource(SourceFile):
 
 def _read_notebook(data: bytes, path: str) -> Optional[NotebookSource]:
     if b"\0" in data:
-        raise BadInput("binary content (NUL byte), skipped")
+        raise BadInput("cannot check: binary content (a NUL byte), not a Python source")
     encoding = "utf-8-sig" if data.startswith(UTF8_BOM) else "utf-8"
     try:
         raw = data.decode(encoding)
