@@ -164,6 +164,21 @@ def test_add_noqa_silences_for_flake8_too(tmp_path):
     flake8 = subprocess.run([sys.executable, "-m", "flake8", "--select", "TRC", "a.py"], cwd=tmp_path,
                             capture_output=True, text=True)
     assert flake8.returncode == 0 and not flake8.stdout
+    rc, out, err = fix("--add-noqa", "-", cwd=tmp_path, stdin=SRC)
+    assert rc == 2 and "stdin" in err and not out
+
+
+def test_add_noqa_where_flake8_looks_for_it(tmp_path):
+    f = tmp_path / "a.py"
+    f.write_text('import torch\nt = torch.zeros(3)\na = torch.tensor(\n    t)\n'
+                 's = torch.tensor(t).sum() + len("""\nx\n""")\n')
+    rc, _, err = fix("--add-noqa", "a.py", cwd=tmp_path)
+    assert rc == 0 and "Added 2 noqa directives." in err
+    assert f.read_text().splitlines()[2] == "a = torch.tensor(  # noqa: TRC101"
+    assert f.read_text().splitlines()[6] == '""")  # noqa: TRC101'
+    flake8 = subprocess.run([sys.executable, "-m", "flake8", "--select", "TRC", "a.py"], cwd=tmp_path,
+                            capture_output=True, text=True)
+    assert flake8.returncode == 0 and not flake8.stdout
 
 
 def test_rule_and_explain_print_the_rule_page(tmp_path):

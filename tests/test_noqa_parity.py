@@ -185,3 +185,81 @@ def test_flake8_reports_nothing_on_what_the_fixer_left(tree, tmp_path):
     assert flake8_findings(fixed) == fix_findings(fixed)
     # only the findings whose fix the rewriter refuses are left
     assert {row for _, row, _, _ in flake8_findings(fixed)} <= {3, 7}
+
+
+# ------------------------------------------------------------ configuration layouts
+LAYOUT_SRC = HEAD + "a = torch.tensor(t)\nb = t.clone().detach()\nc = torch.tensor(t)  # noqa: TRC101\n"
+LAYOUT_FILES = ("top.py", "tests/t.py", "pkg/a_test.py", "pkg/mod.py", "pkg/sub/deep.py")
+
+# name -> (setup.cfg [flake8] lines, pyproject [tool.torchcopy] lines, codemod arguments or None)
+LAYOUTS = {
+    "defaults": ("select = TRC\n", "", []),
+    "ignore": ("select = TRC\nextend-ignore = TRC103\n", 'ignore = ["TRC103"]\n', ["--ignore", "TRC103"]),
+    "select_one": ("select = TRC101\n", 'select = ["TRC101"]\n', ["--select", "TRC101"]),
+    "per_file_dir": ("select = TRC\nper-file-ignores = tests/*:TRC101\n",
+                     '[tool.torchcopy.per-file-ignores]\n"tests/*" = ["TRC101"]\n', None),
+    "per_file_name": ("select = TRC\nper-file-ignores =\n    *_test.py:TRC1\n    pkg/sub/*:TRC103\n",
+                      '[tool.torchcopy.per-file-ignores]\n"*_test.py" = ["TRC1"]\n"pkg/sub/*" = ["TRC103"]\n',
+                      None),
+}
+
+
+def _layout(root: Path, name: str) -> Path:
+    flake8_cfg, pyproject, _ = LAYOUTS[name]
+    d = root / name
+    for rel in LAYOUT_FILES:
+        (d / rel).parent.mkdir(parents=True, exist_ok=True)
+        (d / rel).write_text(LAYOUT_SRC)
+    (d / "setup.cfg").write_text("[flake8]\n" + flake8_cfg)
+    table = pyproject if pyproject.startswith("[tool.torchcopy.") else "[tool.torchcopy]\n" + pyproject
+    (d / "pyproject.toml").write_text(table)
+    return d
+
+
+def _norm(findings):
+    return {(path.replace(os.sep, "/"), row, col, code) for path, row, col, code in findings}
+
+
+@pytest.mark.parametrize("name", sorted(LAYOUTS))
+def test_config_layouts_give_the_same_findings(tmp_path, name):
+    d = _layout(tmp_path, name)
+    files = list(LAYOUT_FILES)
+    proc = subprocess.run([_script("flake8"), "--format", "%(path)s:%(row)d:%(col)d:%(code)s", *files],
+                          cwd=d, capture_output=True, text=True, timeout=300)
+    ref = set()
+    for line in proc.stdout.splitlines():
+        path, row, col, code = line.rsplit(":", 3)
+        ref.add((os.path.normpath(path).replace(os.sep, "/"), int(row), int(col), code))
+    assert ref, proc.stderr  # every layout leaves something to report
+
+    fixer = subprocess.run([_script("torchcopy-fix"), "--check", "--output-format", "json", *files],
+                           cwd=d, capture_output=True, text=True, timeout=300)
+    got = {(r["filename"].replace(os.sep, "/"), r["location"]["row"], r["location"]["column"], r["code"])
+           for r in json.loads(fixer.stdout)}
+    assert got == ref
+
+    argv = shlex.split(hook_entries()["torchcopy-check"])
+    argv[0] = _script(argv[0])
+    for order in (files, files[::-1]):  # pre-commit passes files in any order
+        hook = subprocess.run([*argv, *order], cwd=d, capture_output=True, text=True, timeout=300)
+        assert _norm(text_findings_with_paths(hook.stdout)) == ref
+
+    codemod_args = LAYOUTS[name][2]
+    if codemod_args is not None:  # the codemod reads no config: the same selection on its command line
+        subprocess.run([sys.executable, "-m", "libcst.tool", "codemod", "-x",
+                        "flake8_torchcopy.codemods.TorchCopyCommand", ".", "--no-format", "-j", "1",
+                        *codemod_args], cwd=d, capture_output=True, text=True, timeout=300)
+        for rel in files:
+            fixed_lines = {row for path, row, _, _ in ref if path == rel}
+            new = (d / rel).read_text().splitlines()
+            old = LAYOUT_SRC.splitlines()
+            assert {i + 1 for i, (a, b) in enumerate(zip(old, new)) if a != b} == fixed_lines, rel
+
+
+def text_findings_with_paths(output: str):
+    out = set()
+    for line in output.splitlines():
+        m = re.match(r"^(.*?):(\d+):(\d+): (TRC\d+) ", line)
+        if m:
+            out.add((os.path.normpath(m.group(1)), int(m.group(2)), int(m.group(3)), m.group(4)))
+    return out

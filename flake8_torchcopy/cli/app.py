@@ -202,6 +202,9 @@ def _main(argv: Optional[Sequence[str]]) -> int:
     if use_stdin and len(paths) > 1:
         _err(f"{PROG}: error: '-' (stdin) cannot be combined with other paths")
         return 2
+    if use_stdin and args.add_noqa:
+        _err(f"{PROG}: error: --add-noqa edits files; it cannot read stdin ('-')")
+        return 2
 
     # configuration: for each file the nearest pyproject.toml with [tool.torchcopy] (ruff's
     # hierarchical configuration), or --config's, or none (--isolated); the settings of the
