@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 import tokenize
-from typing import Dict, Iterable, List, Optional
+from typing import Dict, Iterable, List, Optional, Tuple
 
 from ..finding import Finding
 from ..source import LINE_BREAK
@@ -51,28 +51,6 @@ def physical_lines(source: str) -> List[str]:
     return lines
 
 
-def _line_groups(lines: List[str]) -> Dict[int, str]:
-    """flake8's ``_noqa_line_mapping``: line number -> the joined text of its token group
-    (empty when the source cannot be tokenized: then each line stands alone)."""
-    out: Dict[int, str] = {}
-    it = iter(lines)
-    try:
-        tokens = list(tokenize.generate_tokens(lambda: next(it)))
-    except (tokenize.TokenError, SyntaxError, ValueError):
-        return {}
-    lo, hi = len(lines) + 2, -1
-    for tok in tokens:
-        if tok.type in (tokenize.ENDMARKER, tokenize.DEDENT):
-            continue
-        lo, hi = min(lo, tok.start[0]), max(hi, tok.end[0])
-        if tok.type in (tokenize.NL, tokenize.NEWLINE):
-            joined = "".join(lines[lo - 1:hi])
-            for n in range(lo, hi + 1):
-                out[n] = joined
-            lo, hi = len(lines) + 2, -1
-    return out
-
-
 def codes_of(comment_codes: str) -> List[str]:
     """The codes of ``# noqa: CODES`` as flake8 parses them."""
     return [c.strip() for c in _SPLIT.split(comment_codes) if c.strip()]
@@ -96,16 +74,16 @@ class NoqaIndex:
     def __init__(self, source: str) -> None:
         self.lines = physical_lines(source)
         self.skip_file = any(NOQA_FILE.match(line) for line in self.lines)
-        self._groups: Optional[Dict[int, str]] = None
+        self._groups: Optional[Dict[int, Tuple[int, int]]] = None
 
     def noqa_text(self, line: int) -> str:
-        """The text searched for ``# noqa`` for a finding on ``line``."""
+        """The text searched for ``# noqa`` for a finding on ``line``: the joined lines of
+        its token group (flake8's ``_noqa_line_mapping``), or the physical line alone when
+        the source cannot be tokenized (flake8 falls back to ``linecache``)."""
         if self._groups is None:
-            self._groups = _line_groups(self.lines)
-        text = self._groups.get(line)
-        if text is None:  # flake8 falls back to the physical line (linecache)
-            text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
-        return text
+            self._groups = _groups_and_comments(self.lines)[0]
+        first, last = self._groups.get(line, (line, line))
+        return "".join(self.lines[max(first, 1) - 1:last])
 
     def suppresses(self, finding: Finding) -> bool:
         return suppressed_by(self.noqa_text(finding.line), finding.code)
@@ -135,8 +113,10 @@ _LINE_WITH_END = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
 
 
 def _groups_and_comments(lines: List[str]):
-    """(line -> (first, last) line of its token group, comment tokens as (line, col, text))."""
-    ranges: Dict[int, tuple] = {}
+    """(line -> (first, last) line of its token group, comment tokens as (line, col, text)).
+    A token group runs from the first token after a ``NEWLINE``/``NL`` token to the next
+    one; nothing when the lines cannot be tokenized."""
+    ranges: Dict[int, Tuple[int, int]] = {}
     comments = []
     it = iter(lines)
     try:
