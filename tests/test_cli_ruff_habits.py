@@ -294,3 +294,14 @@ def test_output_file(tmp_path, fmt):
     written = (tmp_path / "report.out").read_text()
     assert rc == 1 and out == "" and "TRC101" in written
     assert written == fix("--check", "--output-format", fmt, "a.py", cwd=tmp_path)[1]
+
+
+def test_config_key_value_overrides_every_files_config(layout):
+    rc, out, _ = fix("--check", "--config", 'ignore = ["TRC103"]', "top.py", "sub/inner.py", cwd=layout)
+    # the key replaces sub's ignore too (ruff: overrides beat every configuration file)
+    assert found(out) == {("top.py", "TRC101"), ("sub/inner.py", "TRC101")}
+    rc, out, _ = fix("--check", "--config", '[per-file-ignores]\n"sub/*" = ["TRC1"]', ".", cwd=layout)
+    assert found(out) == {("top.py", "TRC101"), ("top.py", "TRC103")}
+    for bad in ('ignore = ["TRC999"]', "selec = 1", "a.toml", "x = = 1"):
+        rc, out, err = fix("--check", "--config", bad, "top.py", cwd=layout)
+        assert rc == 2 and not out and len(err.strip().splitlines()) == 1 and "--config" in err, bad

@@ -117,8 +117,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--exit-non-zero-on-fix", action="store_true",
                    help="exit 1 when a file was rewritten, even with no finding left (already the "
                    "default of torchcopy-fix; accepted for ruff users)")
-    p.add_argument("--config", metavar="PATH",
-                   help="use this pyproject.toml's [tool.torchcopy] for every file (no discovery)")
+    p.add_argument("--config", metavar="PATH|KEY=VALUE", action="append",
+                   help="a pyproject.toml whose [tool.torchcopy] is used for every file (no discovery), "
+                   "or a TOML 'KEY = VALUE' of [tool.torchcopy] over every file's configuration "
+                   "(--config 'unsafe-fixes = true'); repeatable")
     p.add_argument("--isolated", action="store_true", help="ignore all configuration files")
     p.add_argument("--stdin-filename", metavar="NAME", help="the name of the file read from stdin ('-')")
     p.add_argument("--output-format", choices=report.OUTPUT_FORMATS, default="text",

@@ -45,6 +45,8 @@ class Config:
     public_helpers: Optional[bool] = None
     respect_gitignore: Optional[bool] = None
     per_file_ignores: Dict[str, Tuple[str, ...]] = field(default_factory=dict)
+    #: per-file-ignores from ``--config KEY=VALUE``: globs relative to the current directory
+    cwd_per_file_ignores: Dict[str, Tuple[str, ...]] = field(default_factory=dict)
 
 
 KEYS = {
@@ -133,7 +135,38 @@ def load_config(path: str) -> Config:
     table = data.get("tool", {}).get("torchcopy", {}) if isinstance(data.get("tool"), dict) else {}
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: [tool.torchcopy] must be a table")
-    cfg = Config(path=path, root=os.path.dirname(os.path.abspath(path)))
+    return _from_table(table, Config(path=path, root=os.path.dirname(os.path.abspath(path))), path)
+
+
+def parse_override(text: str) -> Config:
+    """``--config 'KEY = VALUE'`` (ruff's inline form): one ``[tool.torchcopy]`` key, in
+    TOML, over every file's configuration (globs relative to the current directory)."""
+    if _toml is None:
+        raise ConfigError("--config KEY=VALUE needs 'tomli' on Python < 3.11 (pip install tomli)")
+    try:
+        table = _toml.loads(text)
+    except Exception as exc:
+        raise ConfigError(f"--config {text!r}: neither a file nor a TOML 'KEY = VALUE' pair ({exc})") from None
+    return _from_table(table, Config(path=None, root=os.path.abspath(".")), f"--config {text!r}")
+
+
+_FIELDS = ("select", "ignore", "extend_select", "exclude", "unsafe_fixes", "trust_annotations",
+           "public_helpers", "respect_gitignore")
+
+
+def merged(base: Config, override: Config) -> Config:
+    """``base`` with what ``override`` sets (a --config KEY=VALUE)."""
+    out = Config(path=base.path, root=base.root, per_file_ignores=dict(base.per_file_ignores))
+    for name in _FIELDS:
+        value = getattr(override, name)
+        setattr(out, name, value if value is not None else getattr(base, name))
+    if override.per_file_ignores:  # replaces the key, as every override does
+        out.per_file_ignores = {}
+        out.cwd_per_file_ignores = dict(override.per_file_ignores)
+    return out
+
+
+def _from_table(table: Dict[str, Any], cfg: Config, path: str) -> Config:
     for key, value in table.items():
         kind = KEYS.get(key)
         where = f"{path}: [tool.torchcopy] {key}"
@@ -174,19 +207,30 @@ class Resolver:
 
     def __init__(self, fixed: Optional[Config] = None) -> None:
         self.fixed = fixed
+        self.overrides: List[Config] = []
+        self._merged: Dict[int, Config] = {}
         self._by_dir: Dict[str, Optional[str]] = {}
         self._loaded: Dict[str, Config] = {}
         self.default = Config(root=os.path.abspath("."))
 
     @classmethod
-    def for_run(cls, config_path: Optional[str], isolated: bool) -> "Resolver":
+    def for_run(cls, configs: Optional[List[str]], isolated: bool) -> "Resolver":
+        """``--config`` values (at most one file; ``KEY = VALUE`` overrides) and ``--isolated``."""
+        files = [c for c in configs or () if os.path.isfile(c) or "=" not in c]
+        if len(files) > 1:
+            raise ConfigError(f"--config: one configuration file at most, got {', '.join(files)}")
+        for f in files:
+            if not os.path.isfile(f):
+                raise ConfigError(f"{f}: --config: no such file")
+        overrides = [parse_override(c) for c in configs or () if c not in files]
+        fixed = None
         if isolated:
-            return cls(Config(root=os.path.abspath(".")))
-        if config_path is not None:
-            if not os.path.isfile(config_path):
-                raise ConfigError(f"{config_path}: --config: no such file")
-            return cls(load_config(config_path))
-        return cls()
+            fixed = Config(root=os.path.abspath("."))
+        elif files:
+            fixed = load_config(files[0])
+        resolver = cls(fixed)
+        resolver.overrides = overrides
+        return resolver
 
     def _nearest(self, directory: str) -> Optional[str]:
         chain = []
@@ -209,7 +253,19 @@ class Resolver:
         return found
 
     def config_for(self, path: str, is_dir: bool = False) -> Config:
-        """The configuration that governs ``path`` (a file, or with ``is_dir`` a directory)."""
+        """The configuration that governs ``path`` (a file, or with ``is_dir`` a directory),
+        with the ``--config KEY=VALUE`` overrides applied."""
+        base = self._base_for(path, is_dir)
+        if not self.overrides:
+            return base
+        if id(base) not in self._merged:
+            out = base
+            for override in self.overrides:
+                out = merged(out, override)
+            self._merged[id(base)] = out
+        return self._merged[id(base)]
+
+    def _base_for(self, path: str, is_dir: bool) -> Config:
         if self.fixed is not None:
             return self.fixed
         here = os.path.abspath(path)

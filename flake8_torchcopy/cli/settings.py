@@ -82,7 +82,8 @@ class Settings:
             per_file_ignores=() if getattr(args, "per_file_ignores", None) is not None
             else tuple(cfg.per_file_ignores.items()),
             root=cfg.root,
-            cli_per_file_ignores=tuple(getattr(args, "per_file_ignores", None) or ())
+            cli_per_file_ignores=(tuple(getattr(args, "per_file_ignores", None) or ())
+                                  or tuple(cfg.cwd_per_file_ignores.items()))
             + tuple(getattr(args, "extend_per_file_ignores", None) or ()),
             cwd=os.getcwd(),
             config_path=cfg.path,
