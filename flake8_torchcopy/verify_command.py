@@ -202,6 +202,23 @@ def _write_json(path: str, data: Any) -> None:
             fh.write(text + "\n")
 
 
+def undefined_calls(expr: str, known: Sequence[str]) -> List[str]:
+    """Free names that ``expr`` calls (``foo`` in ``foo(t)``) and that are not in ``known``:
+    an input is a value (a tensor, a number), never a function, so such a name is a typo
+    or a helper the verifier cannot see.  An expression that does not parse gives none
+    (the verifier reports it as unverified)."""
+    import ast
+
+    from .expressions import free_names
+
+    try:
+        tree = ast.parse(expr.strip(), mode="eval")
+    except (SyntaxError, ValueError):
+        return []
+    called = {n.func.id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+    return [n for n in free_names(tree, known=list(known)) if n in called]
+
+
 def _run_pair(args, sizes, min_run_time) -> int:
     from .verify import resolve_devices, verify_expressions
     from .verify.bench import makes_code_run
@@ -212,6 +229,13 @@ def _run_pair(args, sizes, min_run_time) -> int:
     except SpecError as exc:
         print(f"torchcopy-verify: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    for option, expr in (("--before", args.before), ("--after", args.after)):
+        unknown = undefined_calls(expr, list(inputs))
+        if unknown:
+            print(f"torchcopy-verify: {option} {expr!r} calls {', '.join(map(repr, unknown))}, which is "
+                  "not defined: only torch, builtins and tensor methods can be called (an --input "
+                  "is a value, not a function)", file=sys.stderr)
+            return EXIT_USAGE
     rule = (args.rule or "").strip().upper() or None
     if rule is not None and rule not in {r.code for r in load_rules()}:
         print(f"torchcopy-verify: unknown rule code: {rule}", file=sys.stderr)
@@ -240,13 +264,28 @@ def _run_pair(args, sizes, min_run_time) -> int:
     return _exit_status([rep])
 
 
+def _size_ok(part: str) -> bool:
+    from .bench import parse_sizes
+
+    if not part.strip():
+        return True  # empty parts are skipped
+    try:
+        parse_sizes(part)
+    except (ValueError, OverflowError):
+        return False
+    return True
+
+
 def run(args) -> int:
     from .verify.bench import DEFAULT_SIZES, RULES_SIZES, parse_sizes
 
     try:
         sizes = parse_sizes(args.sizes) if args.sizes else (RULES_SIZES if args.rules else DEFAULT_SIZES)
-    except ValueError as exc:
-        print(f"torchcopy-verify: {exc}", file=sys.stderr)
+    except (ValueError, OverflowError):
+        bad = [part.strip() for part in args.sizes.split(",") if not _size_ok(part)]
+        what = f"{bad[0]!r} is not a size" if bad else "no size given"
+        print(f"torchcopy-verify: --sizes {args.sizes!r}: {what} (want whole numbers of at least 1 "
+              "or B^E, comma separated: 1,16,2^10)", file=sys.stderr)
         return EXIT_USAGE
     if args.repeats < 1:
         print("torchcopy-verify: --repeats must be at least 1", file=sys.stderr)

@@ -384,7 +384,9 @@ SCENARIOS = {
     "`--diff` with a diff": _scenario({"a.py": EXAMPLE}, "--diff", "a.py"),
     "`--diff`, no diff but findings left": _scenario({"a.py": LEFT}, "--diff", "a.py"),
     "`--exit-zero` with findings or fixes": _scenario({"a.py": EXAMPLE + LEFT[13:]}, "--exit-zero", "a.py"),
-    "`--exit-zero` with an error": _scenario({}, "--exit-zero", "missing.py"),
+    "`--exit-zero` with an error": _scenario({}, "--exit-zero", "a.py",
+                                             setup=lambda d: (d / "a.py").write_bytes(b'x = "\xff"\n')),
+    "`--exit-zero` with a missing file": _scenario({}, "--exit-zero", "missing.py"),
     "unknown option": _scenario({}, "--bogus", "."),
     "unknown rule selector (`--select XYZ`, config `ignore = [\"XYZ\"]`)":
         _scenario({"a.py": EXAMPLE, "pyproject.toml": '[tool.torchcopy]\nignore = ["XYZ"]\n'}, "a.py"),
@@ -396,6 +398,23 @@ SCENARIOS = {
     "undecodable file": _scenario({}, "a.py", setup=lambda d: (d / "a.py").write_bytes(b'x = "\xff"\n')),
     "read-only (0444) file with fixes": _scenario({"a.py": EXAMPLE}, "a.py", setup=lambda d: (d / "a.py").chmod(0o444)),
     "`-` (stdin), fix mode": _scenario({}, "-", stdin=EXAMPLE.encode()),
+    "`--add-noqa` with findings": _scenario({"a.py": EXAMPLE}, "--add-noqa", "a.py"),
+    "`--statistics` with findings": _scenario({"a.py": EXAMPLE}, "--check", "--statistics", "a.py"),
+    "`-s` with findings": _scenario({"a.py": EXAMPLE}, "--check", "-s", "a.py"),
+    "fix mode, everything fixed, `--exit-non-zero-on-fix`": _scenario({"a.py": EXAMPLE}, "--exit-non-zero-on-fix",
+                                                                      "a.py"),
+    "no Python file under the paths": _scenario({}, "empty", setup=lambda d: (d / "empty").mkdir()),
+    "`sub/inner.py top.py`, `sub/` with its own config": _scenario(
+        {"top.py": EXAMPLE}, "--check", "sub/inner.py", "top.py",
+        setup=lambda d: ((d / "sub").mkdir(), (d / "sub" / "inner.py").write_text(EXAMPLE),
+                         (d / "sub" / "pyproject.toml").write_text('[tool.torchcopy]\nignore = ["TRC"]\n'))),
+    "unknown selector in `--extend-ignore`": _scenario({"a.py": EXAMPLE}, "--extend-ignore", "FOO", "a.py"),
+    "`#noqa` (no space) on a finding": _scenario({"a.py": EXAMPLE.replace("detach()\n", "detach()  #noqa\n")},
+                                                  "--check", "--select", "TRC103", "a.py"),
+    "`# NOQA:trc101` (lower-case code)": _scenario({"a.py": EXAMPLE.replace("(x)\n", "(x)  # NOQA:trc101\n")},
+                                                    "--check", "--select", "TRC101", "a.py"),
+    "file with newer syntax (`type X = int` under 3.11)": _scenario(
+        {"a.py": "type X = int\n" if sys.version_info < (3, 12) else "def (:\n", "b.py": EXAMPLE}, "a.py", "b.py"),
 }
 
 

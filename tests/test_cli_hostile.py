@@ -102,7 +102,7 @@ def test_hostile_files_named_explicitly(tree):
     rc, out, err = run("--check", "loop_a.py", "binary.py", "empty.py", UNICODE_NAME, cwd=tree)
     assert rc == 2
     assert "loop_a.py: cannot read" in err
-    assert "binary.py: binary content" in err
+    assert "binary.py: cannot check: binary content" in err
     assert f"{UNICODE_NAME}:3:" in out
     assert (tree / UNICODE_NAME).read_bytes() == EXAMPLE.encode()
 

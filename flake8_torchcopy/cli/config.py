@@ -1,9 +1,10 @@
 """``[tool.torchcopy]`` configuration for ``torchcopy-fix``, read from pyproject.toml.
 
-The nearest ``pyproject.toml`` with a ``[tool.torchcopy]`` table, walking up
-from the first path given on the command line, is used (as ruff does with
-``[tool.ruff]``).  Keys are validated strictly: an unknown key or a value of
-the wrong type raises :class:`ConfigError` naming the key and the file.
+Each file gets the configuration of the nearest ``pyproject.toml`` with a
+``[tool.torchcopy]`` table, walking up from the file's directory (hierarchical, as
+ruff resolves ``[tool.ruff]``): :class:`Resolver`.  ``--config PATH`` uses one file
+for every path, ``--isolated`` none.  Keys are validated strictly: an unknown key or
+a value of the wrong type raises :class:`ConfigError` naming the key and the file.
 """
 from __future__ import annotations
 
@@ -44,6 +45,8 @@ class Config:
     public_helpers: Optional[bool] = None
     respect_gitignore: Optional[bool] = None
     per_file_ignores: Dict[str, Tuple[str, ...]] = field(default_factory=dict)
+    #: per-file-ignores from ``--config KEY=VALUE``: globs relative to the current directory
+    cwd_per_file_ignores: Dict[str, Tuple[str, ...]] = field(default_factory=dict)
 
 
 KEYS = {
@@ -90,6 +93,19 @@ def _str_list(key: str, value: Any, path: str) -> List[str]:
     raise ConfigError(f"{path}: [tool.torchcopy] {key} must be a list of strings, not {type(value).__name__}")
 
 
+def _declares_torchcopy(candidate: str) -> bool:
+    """Is ``candidate`` a pyproject.toml with a [tool.torchcopy] table?"""
+    if not os.path.isfile(candidate):
+        return False
+    try:
+        with open(candidate, "rb") as fh:
+            data = fh.read()
+    except OSError as exc:
+        raise ConfigError(f"{candidate}: cannot read: {exc.strerror or exc}") from None
+    return b"torchcopy" in data and bool(re.search(
+        rb"(?m)^[ \t]*\[[ \t]*tool[ \t]*\.[ \t]*torchcopy\b|torchcopy[ \t]*=", data))
+
+
 def find_pyproject(start: str) -> Optional[str]:
     """The nearest pyproject.toml with a [tool.torchcopy] table, from ``start`` upwards."""
     here = os.path.abspath(start)
@@ -97,14 +113,8 @@ def find_pyproject(start: str) -> Optional[str]:
         here = os.path.dirname(here)
     while True:
         candidate = os.path.join(here, "pyproject.toml")
-        if os.path.isfile(candidate):
-            try:
-                with open(candidate, "rb") as fh:
-                    data = fh.read()
-            except OSError as exc:
-                raise ConfigError(f"{candidate}: cannot read: {exc.strerror or exc}") from None
-            if b"torchcopy" in data and re.search(rb"(?m)^[ \t]*\[[ \t]*tool[ \t]*\.[ \t]*torchcopy\b|torchcopy[ \t]*=", data):
-                return candidate
+        if _declares_torchcopy(candidate):
+            return candidate
         parent = os.path.dirname(here)
         if parent == here:
             return None
@@ -125,7 +135,38 @@ def load_config(path: str) -> Config:
     table = data.get("tool", {}).get("torchcopy", {}) if isinstance(data.get("tool"), dict) else {}
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: [tool.torchcopy] must be a table")
-    cfg = Config(path=path, root=os.path.dirname(os.path.abspath(path)))
+    return _from_table(table, Config(path=path, root=os.path.dirname(os.path.abspath(path))), path)
+
+
+def parse_override(text: str) -> Config:
+    """``--config 'KEY = VALUE'`` (ruff's inline form): one ``[tool.torchcopy]`` key, in
+    TOML, over every file's configuration (globs relative to the current directory)."""
+    if _toml is None:
+        raise ConfigError("--config KEY=VALUE needs 'tomli' on Python < 3.11 (pip install tomli)")
+    try:
+        table = _toml.loads(text)
+    except Exception as exc:
+        raise ConfigError(f"--config {text!r}: neither a file nor a TOML 'KEY = VALUE' pair ({exc})") from None
+    return _from_table(table, Config(path=None, root=os.path.abspath(".")), f"--config {text!r}")
+
+
+_FIELDS = ("select", "ignore", "extend_select", "exclude", "unsafe_fixes", "trust_annotations",
+           "public_helpers", "respect_gitignore")
+
+
+def merged(base: Config, override: Config) -> Config:
+    """``base`` with what ``override`` sets (a --config KEY=VALUE)."""
+    out = Config(path=base.path, root=base.root, per_file_ignores=dict(base.per_file_ignores))
+    for name in _FIELDS:
+        value = getattr(override, name)
+        setattr(out, name, value if value is not None else getattr(base, name))
+    if override.per_file_ignores:  # replaces the key, as every override does
+        out.per_file_ignores = {}
+        out.cwd_per_file_ignores = dict(override.per_file_ignores)
+    return out
+
+
+def _from_table(table: Dict[str, Any], cfg: Config, path: str) -> Config:
     for key, value in table.items():
         kind = KEYS.get(key)
         where = f"{path}: [tool.torchcopy] {key}"
@@ -158,6 +199,84 @@ def discover_config(start: str) -> Config:
     if found is None:
         return Config(root=os.path.abspath("."))
     return load_config(found)
+
+
+class Resolver:
+    """The configuration of each path: the nearest config file above it (cached per
+    directory), or one fixed configuration (``--config``, ``--isolated``)."""
+
+    def __init__(self, fixed: Optional[Config] = None) -> None:
+        self.fixed = fixed
+        self.overrides: List[Config] = []
+        self._merged: Dict[int, Config] = {}
+        self._by_dir: Dict[str, Optional[str]] = {}
+        self._loaded: Dict[str, Config] = {}
+        self.default = Config(root=os.path.abspath("."))
+
+    @classmethod
+    def for_run(cls, configs: Optional[List[str]], isolated: bool) -> "Resolver":
+        """``--config`` values (at most one file; ``KEY = VALUE`` overrides) and ``--isolated``."""
+        files = [c for c in configs or () if os.path.isfile(c) or "=" not in c]
+        if len(files) > 1:
+            raise ConfigError(f"--config: one configuration file at most, got {', '.join(files)}")
+        for f in files:
+            if not os.path.isfile(f):
+                raise ConfigError(f"{f}: --config: no such file")
+        overrides = [parse_override(c) for c in configs or () if c not in files]
+        fixed = None
+        if isolated:
+            fixed = Config(root=os.path.abspath("."))
+        elif files:
+            fixed = load_config(files[0])
+        resolver = cls(fixed)
+        resolver.overrides = overrides
+        return resolver
+
+    def _nearest(self, directory: str) -> Optional[str]:
+        chain = []
+        here = directory
+        while here not in self._by_dir:
+            chain.append(here)
+            candidate = os.path.join(here, "pyproject.toml")
+            if _declares_torchcopy(candidate):
+                found: Optional[str] = candidate
+                break
+            parent = os.path.dirname(here)
+            if parent == here:
+                found = None
+                break
+            here = parent
+        else:
+            found = self._by_dir[here]
+        for d in chain:
+            self._by_dir[d] = found
+        return found
+
+    def config_for(self, path: str, is_dir: bool = False) -> Config:
+        """The configuration that governs ``path`` (a file, or with ``is_dir`` a directory),
+        with the ``--config KEY=VALUE`` overrides applied."""
+        base = self._base_for(path, is_dir)
+        if not self.overrides:
+            return base
+        if id(base) not in self._merged:
+            out = base
+            for override in self.overrides:
+                out = merged(out, override)
+            self._merged[id(base)] = out
+        return self._merged[id(base)]
+
+    def _base_for(self, path: str, is_dir: bool) -> Config:
+        if self.fixed is not None:
+            return self.fixed
+        here = os.path.abspath(path)
+        if not is_dir:
+            here = os.path.dirname(here)
+        found = self._nearest(here)
+        if found is None:
+            return self.default
+        if found not in self._loaded:
+            self._loaded[found] = load_config(found)
+        return self._loaded[found]
 
 
 def _rel(path: str, root: str) -> str:

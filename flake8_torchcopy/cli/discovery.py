@@ -22,6 +22,7 @@ SKIP_DIRS = frozenset(
 )
 
 Exclude = Optional[Callable[[str], bool]]
+MISSING = "No such file or directory"
 
 
 def _is_venv(path: str) -> bool:
@@ -110,5 +111,5 @@ def collect(paths: Sequence[str], exclude: Exclude = None, respect_gitignore: bo
                 continue
             add(p, True)
         else:
-            errors.append((p, "No such file or directory"))
+            errors.append((p, MISSING))
     return files, errors

@@ -36,7 +36,7 @@ class Decoded:
 def decode_source(data: bytes) -> Decoded:
     """Decode Python source bytes per PEP 263, keeping line endings as they are."""
     if b"\0" in data:
-        raise BadInput("binary content (NUL byte), skipped")
+        raise BadInput("cannot check: binary content (a NUL byte), not a Python source")
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
     except SyntaxError as exc:

@@ -62,7 +62,7 @@ def _lint_and_fix(src: SourceFile, rules, settings: Settings,
                   vetter: Optional[Vetter]) -> Tuple[str, List[Finding], List[Finding]]:
     """(new text, applied findings, findings left) of ``src`` in the settings' mode."""
     try:
-        if settings.mode == "check":
+        if settings.mode in ("check", "add-noqa"):
             found = lint_source(src.text, src.path, rules=rules, options=settings.options, tree=src.tree)
             new, applied, left = src.text, [], noqa.filter_findings(src.text, found)
         else:
@@ -100,6 +100,10 @@ def process_data(data: bytes, path: str, settings: Settings, explicit: bool = Tr
     if settings.verify:
         vetter = Vetter(settings.unsafe, settings.require_verified, settings.verify_max_cases)
     new, applied, left = _lint_and_fix(src, rules, settings, vetter)
+    if settings.mode == "add-noqa" and left:
+        new, silenced = noqa.add_noqa(src.text, left)
+        result.added_noqa = len({f.line for f in silenced})
+        left = [f for f in left if f not in silenced]
     fixed_src = src
     verdicts: Dict[Finding, Verification] = vetter.verdicts if vetter else {}
     if new != src.text:
@@ -162,7 +166,7 @@ def process_path(path: str, explicit: bool, settings: Settings) -> FileResult:
     try:
         data = files.read_bytes(path)
         result = process_data(data, path, settings, explicit)
-        if result.changed and settings.mode == "fix":
+        if result.changed and settings.mode in ("fix", "add-noqa"):
             try:
                 files.write_file(path, result.output, data)
             except OSError as exc:

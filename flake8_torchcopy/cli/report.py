@@ -1,16 +1,19 @@
-"""How ``torchcopy-fix`` prints what it found: the four output formats (text, json, sarif,
-github), the ``--show-fixes`` list and the summary line."""
+"""How ``torchcopy-fix`` prints what it found: the output formats (text, concise, json,
+sarif, github, gitlab, junit), ``--statistics``, the ``--show-fixes`` list and the
+summary line."""
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+from xml.sax.saxutils import escape, quoteattr
 from dataclasses import asdict
 from typing import Any, Dict, List, Optional, Sequence
 
 from .results import FileResult, Record, Verification, location
 from .settings import PROG, Settings
 
-OUTPUT_FORMATS = ("text", "json", "sarif", "github")
+OUTPUT_FORMATS = ("text", "concise", "json", "sarif", "github", "gitlab", "junit")
 
 
 def verification_text(v: Verification, require_verified: bool) -> Optional[str]:
@@ -30,12 +33,16 @@ def _loc(path: str, r: Record) -> str:
     return location(path, r.cell, r.row, r.col)
 
 
-def format_text(results: Sequence[FileResult], require_verified: bool = False) -> str:
+def format_text(results: Sequence[FileResult], require_verified: bool = False,
+                concise: bool = False) -> str:
+    """One line per finding (``concise``: ruff's concise format, ``[*]`` marking the
+    findings with a safe fix)."""
     lines = []
     for res in results:
         notes = []
         for r in res.records:
-            lines.append(f"{_loc(res.path, r)}: {r.code} {r.message}")
+            mark = "[*] " if concise and r.fixable(require_verified) and r.fix.safe else ""
+            lines.append(f"{_loc(res.path, r)}: {r.code} {mark}{r.message}")
             if r.verification is not None:
                 note = verification_text(r.verification, require_verified)
                 if note is not None:
@@ -171,9 +178,101 @@ def format_sarif(results: Sequence[FileResult], rule_codes: Sequence[str]) -> st
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
 
+def format_gitlab(results: Sequence[FileResult]) -> str:
+    """GitLab Code Quality (a JSON list; ``CI_PROJECT_DIR`` makes paths relative to it)."""
+    base = os.environ.get("CI_PROJECT_DIR")
+    out, seen = [], set()
+    for res in results:
+        path = os.path.relpath(os.path.abspath(res.path), base) if base else res.path
+        path = path.replace(os.sep, "/")
+        for r in res.records:
+            span = r.file_span()
+            key = f"{r.code}\0{path}\0{r.message}"
+            n = 0
+            while True:  # the same message twice in a file still gets two fingerprints
+                fingerprint = hashlib.sha256(f"{key}\0{n}".encode()).hexdigest()[:16]
+                if fingerprint not in seen:
+                    break
+                n += 1
+            seen.add(fingerprint)
+            out.append({
+                "check_name": r.code,
+                "description": f"{r.code}: {_message_with_cell(r)}",
+                "severity": "major",
+                "fingerprint": fingerprint,
+                "location": {"path": path, "positions": {
+                    "begin": {"line": span.row, "column": span.col + 1},
+                    "end": {"line": span.end_row, "column": span.end_col + 1}}},
+            })
+    return json.dumps(out, indent=2, ensure_ascii=False) + "\n"
+
+
+def format_junit(results: Sequence[FileResult]) -> str:
+    """JUnit XML: a test suite per file with findings, a failing test case per finding
+    (ruff's layout); one passing case when there is nothing to report."""
+    total = sum(len(res.records) for res in results)
+    lines = ['<?xml version="1.0" encoding="UTF-8"?>',
+             f'<testsuites name="{PROG}" tests="{max(total, 1)}" failures="{total}" errors="0">']
+    if not total:
+        lines += [f'  <testsuite name="{PROG}" tests="1" disabled="0" errors="0" failures="0" time="0">',
+                  '    <testcase name="No errors found" classname="torchcopy" time="0"/>',
+                  "  </testsuite>"]
+    for res in results:
+        if not res.records:
+            continue
+        n = len(res.records)
+        lines.append(f'  <testsuite name={quoteattr(res.path)} tests="{n}" disabled="0" errors="0" '
+                     f'failures="{n}" time="0">')
+        for r in res.records:
+            where = f"cell {r.cell}, " if r.cell is not None else ""
+            lines.append(f'    <testcase name={quoteattr("org.torchcopy." + r.code)} '
+                         f'classname={quoteattr(os.path.splitext(res.path)[0].replace(os.sep, "."))} '
+                         f'line="{r.row}" column="{r.col + 1}" time="0">')
+            lines.append(f'      <failure message={quoteattr(r.message)}>{escape(where)}line {r.row}, '
+                         f'col {r.col + 1}, {escape(r.message)}</failure>')
+            lines.append("    </testcase>")
+        lines.append("  </testsuite>")
+    lines.append("</testsuites>")
+    return "\n".join(lines) + "\n"
+
+
+def statistics(results: Sequence[FileResult], settings: Settings) -> str:
+    """``--statistics``: one line per code, most frequent first: count, code, ``[*]`` when a
+    finding of it has a safe fix, the rule's name (ruff's layout)."""
+    from ..rules import RULES_BY_CODE
+
+    counts: Dict[str, int] = {}
+    fixable = set()
+    for res in results:
+        for r in res.records:
+            counts[r.code] = counts.get(r.code, 0) + 1
+            if r.fixable(settings.require_verified) and r.fix.safe:
+                fixable.add(r.code)
+    if not counts:
+        return ""
+    rows = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    width = max(len(str(n)) for _, n in rows)
+    code_width = max(len(code) for code, _ in rows)
+    out = []
+    for code, n in rows:
+        rule = RULES_BY_CODE.get(code)
+        name = rule.name if rule is not None else "io-error" if code == "E902" else ""
+        mark = "[*]" if code in fixable else "   "
+        out.append(f"{n:>{width}}\t{code:<{code_width}}\t{mark} {name}".rstrip())
+    if fixable:
+        out.append(f"[*] fixable with {PROG}")
+    return "\n".join(out) + "\n"
+
+
 def format_findings(results: Sequence[FileResult], settings: Settings) -> str:
     """The findings left, in the settings' output format."""
     fmt = settings.output_format
+    if fmt == "concise":
+        return format_text(results, require_verified=settings.require_verified, concise=True)
+    if fmt == "gitlab":
+        return format_gitlab(results)
+    if fmt == "junit":
+        return format_junit(results)
     if fmt == "json":
         return format_json(results)
     if fmt == "sarif":
@@ -202,6 +301,12 @@ def summary(results: Sequence[FileResult], settings: Settings, errors: Optional[
     the files with an error)."""
     if errors is None:
         errors = sum(1 for r in results if r.error)
+    if settings.mode == "add-noqa":
+        added = sum(r.added_noqa for r in results)
+        msg = f"Added {added} noqa directive{'' if added == 1 else 's'}."
+        return msg + (f"; {_plural(errors, 'error')}" if errors else "")
+    if not errors and settings.mode in ("check", "fix") and not any(r.records or r.fixed for r in results):
+        return "All checks passed!"
     return _counts(results, settings) + (f"; {_plural(errors, 'error')}" if errors else "")
 
 

@@ -124,3 +124,4 @@ class FileResult:
     warnings: List[str] = field(default_factory=list)
     output: Optional[bytes] = None  # stdin mode: the bytes to write to stdout
     unverified_applied: List[UnverifiedFix] = field(default_factory=list)
+    added_noqa: int = 0  # --add-noqa: the lines that got a noqa comment

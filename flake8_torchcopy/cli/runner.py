@@ -5,27 +5,26 @@ from __future__ import annotations
 import os
 import sys
 import time
-from typing import List, Optional, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 from . import vetting
 from .fixer import process_path
 from .results import FileResult
 from .settings import Settings
 
-_WORKER_SETTINGS: Optional[Settings] = None
+_WORKER_SETTINGS: Tuple[Settings, ...] = ()
 
 
-def _init_worker(settings: Settings) -> None:
+def _init_worker(settings: Tuple[Settings, ...]) -> None:
     global _WORKER_SETTINGS
     _WORKER_SETTINGS = settings
     vetting.start_run()
-    if settings.verify:
+    if any(s.verify for s in settings):
         vetting.import_verifier()  # import torch once per worker, not per file
 
 
-def _work(item: Tuple[str, bool]) -> FileResult:
-    assert _WORKER_SETTINGS is not None
-    return process_path(item[0], item[1], _WORKER_SETTINGS)
+def _work(item: Tuple[str, bool, int]) -> FileResult:
+    return process_path(item[0], item[1], _WORKER_SETTINGS[item[2]])
 
 
 class Progress:
@@ -67,9 +66,19 @@ def progress_wanted(quiet: bool) -> bool:
     return tty and not quiet and not os.environ.get("CI") and os.environ.get("TERM") != "dumb"
 
 
-def run_files(files: List[Tuple[str, bool]], settings: Settings) -> List[FileResult]:
+def run_files(files: List[Tuple[str, bool]], settings: Settings,
+              per_file: Optional[Sequence[Settings]] = None) -> List[FileResult]:
     """Process ``(path, named explicitly)`` files, in ``settings.jobs`` processes when there
-    are several; results in input order."""
+    are several; results in input order.  ``per_file``: each file's own settings (from the
+    configuration nearest to it), default ``settings`` for all."""
+    chosen = list(per_file) if per_file is not None else [settings] * len(files)
+    distinct: List[Settings] = []
+    index = {}
+    for s in chosen:
+        if id(s) not in index:
+            index[id(s)] = len(distinct)
+            distinct.append(s)
+    items = [(path, explicit, index[id(s)]) for (path, explicit), s in zip(files, chosen)]
     progress = Progress(len(files), progress_wanted(settings.quiet))
     results: List[FileResult] = []
     try:
@@ -80,17 +89,18 @@ def run_files(files: List[Tuple[str, bool]], settings: Settings) -> List[FileRes
 
                 workers = min(settings.jobs, len(files))
                 chunk = max(1, min(32, len(files) // (workers * 4)))
-                with ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(settings,)) as pool:
-                    for r in pool.map(_work, files, chunksize=chunk):
+                with ProcessPoolExecutor(workers, initializer=_init_worker,
+                                         initargs=(tuple(distinct),)) as pool:
+                    for r in pool.map(_work, items, chunksize=chunk):
                         results.append(r)
                         progress.update(len(results))
                 return results
             except (OSError, ImportError, NotImplementedError, BrokenProcessPool):
                 # no usable process pool here (sandbox, a worker killed): go on serially
                 done = {r.path for r in results}
-                files = [f for f in files if f[0] not in done]
-        for path, explicit in files:
-            results.append(process_path(path, explicit, settings))
+                items = [item for item in items if item[0] not in done]
+        for path, explicit, which in items:
+            results.append(process_path(path, explicit, distinct[which]))
             progress.update(len(results))
         return results
     finally:

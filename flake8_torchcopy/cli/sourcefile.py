@@ -10,6 +10,7 @@ a fixed text (``render``), its bytes (``encode``) and the source it is (``fixed`
 from __future__ import annotations
 
 import ast
+import sys
 import warnings
 from typing import List, Optional, Tuple
 
@@ -20,6 +21,8 @@ from .notebook import Notebook, NotebookError, cell_position
 from .results import FileSpan
 
 UTF8_BOM = b"\xef\xbb\xbf"
+#: the Python that parses the files (newer syntax, such as 3.12's ``type X = ...``, fails here)
+PYTHON = f"Python {sys.version_info[0]}.{sys.version_info[1]}"
 
 
 def parse(text: str, name: str) -> ast.AST:
@@ -30,9 +33,9 @@ def parse(text: str, name: str) -> ast.AST:
             return parse_python(text, name)
     except SyntaxError as exc:  # includes IndentationError and TabError
         where = f" (line {exc.lineno})" if exc.lineno else ""
-        raise BadInput(f"cannot parse: {type(exc).__name__}: {exc.msg}{where}") from None
+        raise BadInput(f"cannot parse with {PYTHON}: {type(exc).__name__}: {exc.msg}{where}") from None
     except (ValueError, TypeError) as exc:
-        raise BadInput(f"cannot parse: {exc}") from None
+        raise BadInput(f"cannot parse with {PYTHON}: {exc}") from None
     except (RecursionError, MemoryError):
         raise BadInput("cannot parse: too deeply nested for the Python parser") from None
 
@@ -134,7 +137,7 @@ class NotebookSource(SourceFile):
 
 def _read_notebook(data: bytes, path: str) -> Optional[NotebookSource]:
     if b"\0" in data:
-        raise BadInput("binary content (NUL byte), skipped")
+        raise BadInput("cannot check: binary content (a NUL byte), not a Python source")
     encoding = "utf-8-sig" if data.startswith(UTF8_BOM) else "utf-8"
     try:
         raw = data.decode(encoding)

@@ -16,7 +16,10 @@ from ..engine import apply_fixes
 from ..finding import Finding
 from .results import Verification
 
-VERIFY_INSTALL = "pip install 'flake8-torchcopy[verify]'"
+VERIFY_INSTALL = ("install torch first, the CPU build unless you need CUDA (pip install torch "
+                  "--index-url https://download.pytorch.org/whl/cpu), then pip install "
+                  "'flake8-torchcopy[verify]' (before the first release: "
+                  "'flake8-torchcopy[verify] @ git+https://github.com/flake8-torchcopy/flake8-torchcopy')")
 _VERDICTS: Dict[Hashable, Verification] = {}  # per process, per run: rewrite -> verdict
 
 
