@@ -124,7 +124,7 @@ def _render_edits(source: str, edits: Sequence[Edit]) -> Tuple[List[str], cst.Mo
     to_code = _offsets_in(old_code, source, edits)
     nodes = _nodes_at(source, old_spans, to_code, edits)
     replacements: Dict[cst.CSTNode, cst.CSTNode] = {nodes[(e.start, e.end)]: _new_node(e, nodes) for e in edits}
-    new_module = module.visit(_Replacer(replacements, old_spans))
+    new_module = module.visit(_Replacer(replacements, old_spans, module))
     new_code, new_spans = render(new_module)
     texts, pos, old_pos, new_pos = [], 0, 0, 0
     for e in sorted(edits, key=lambda e: e.start):
@@ -300,20 +300,42 @@ def _swapped(outer: cst.BaseExpression) -> cst.Call:
         whitespace_after_func=inner.whitespace_after_func, whitespace_before_args=inner.whitespace_before_args)
 
 
-class _Replacer(cst.CSTTransformer):
-    """Swaps in the new nodes, descending only into nodes whose span holds one."""
+class _Extents(cst.CSTVisitor):
+    """Each node's extent: its span joined with its children's.  A node's syntactic span
+    need not hold its children: a ``Param``'s is its name (not its default), a
+    ``FunctionDef``'s or ``ClassDef``'s leaves out its decorators."""
 
-    def __init__(self, replacements: Dict[cst.CSTNode, cst.CSTNode], spans: Spans) -> None:
+    def __init__(self, spans: Spans) -> None:
+        super().__init__()
+        self.spans = spans
+        self.extents: Dict[cst.CSTNode, Tuple[int, int]] = {}
+
+    def on_leave(self, original_node) -> None:
+        span = self.spans.get(original_node)
+        parts = [self.extents[c] for c in original_node.children if c in self.extents]
+        if span is not None:
+            parts.append((span.start, span.start + span.length))
+        if parts:
+            self.extents[original_node] = (min(a for a, _ in parts), max(b for _, b in parts))
+
+
+class _Replacer(cst.CSTTransformer):
+    """Swaps in the new nodes, descending only into nodes whose extent holds one."""
+
+    def __init__(self, replacements: Dict[cst.CSTNode, cst.CSTNode], spans: Spans,
+                 module: cst.Module) -> None:
         super().__init__()
         self.replacements = replacements
-        self.spans = spans
+        extents = _Extents(spans)
+        module.visit(extents)
+        self.extents = extents.extents
         self.targets = [(spans[n].start, spans[n].start + spans[n].length) for n in replacements]
 
     def on_visit(self, node) -> bool:
-        span = self.spans.get(node)
-        if span is None or node in self.replacements:
-            return span is None
-        return any(span.start <= start and end <= span.start + span.length for start, end in self.targets)
+        extent = self.extents.get(node)
+        if extent is None or node in self.replacements:
+            return extent is None
+        return any(extent[0] <= start and end <= extent[1] for start, end in self.targets)
 
     def on_leave(self, original_node, updated_node):
         return self.replacements.get(original_node, updated_node)

@@ -209,7 +209,7 @@ def undefined_calls(expr: str, known: Sequence[str]) -> List[str]:
     (the verifier reports it as unverified)."""
     import ast
 
-    from .expressions import free_names
+    from .verify.expressions import free_names
 
     try:
         tree = ast.parse(expr.strip(), mode="eval")
@@ -265,7 +265,7 @@ def _run_pair(args, sizes, min_run_time) -> int:
 
 
 def _size_ok(part: str) -> bool:
-    from .bench import parse_sizes
+    from .verify.bench import parse_sizes
 
     if not part.strip():
         return True  # empty parts are skipped

@@ -150,7 +150,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str):  # type: ignore[override]
+    def error(self, message: str):
         """A usage error: one line, exit status 2 (argparse adds the whole usage)."""
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from xml.sax.saxutils import escape, quoteattr
 from dataclasses import asdict
 from typing import Any, Dict, List, Optional, Sequence
+from xml.sax.saxutils import escape, quoteattr
 
 from .results import FileResult, Record, Verification, location
 from .settings import PROG, Settings

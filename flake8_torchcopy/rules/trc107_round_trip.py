@@ -32,8 +32,10 @@ class RoundTrip(Rule):
     summary = "copy through `.tolist()`/`.numpy()`: use `t.detach().clone()`"
     # the README's rules table: what it finds, the fix, and when the fix is safe
     table_finds = "`torch.tensor(t.tolist())`, `torch.tensor(t.numpy())`, `torch.from_numpy(t.numpy())`…"
-    table_fix = '`t.detach().clone()` (`.to(device="cpu", copy=True)` after `.cpu()`)'
-    table_safety = "safe via `.numpy()`, unsafe via `.tolist()`"
+    table_fix = ('`t.detach().clone()` (`.to(device="cpu", copy=True)` after `.cpu()`; the alias '
+                 '`torch.from_numpy(t.numpy())` → `t.detach()`)')
+    table_safety = ("safe for the copies through `.numpy()`; unsafe via `.tolist()` (dtype) and for "
+                    "the alias `torch.from_numpy(t.numpy())` (inference mode)")
     rationale = (
         "`torch.tensor(t.tolist())` copies every element through a Python object, and "
         "changes the dtype on the way: float64, float16 and bfloat16 become float32 (float64 "
