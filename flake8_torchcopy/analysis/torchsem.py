@@ -30,10 +30,7 @@ TENSOR_CONSTRUCTORS = frozenset(
 )
 # Methods whose effect on sizes and strides is tracked even when the receiver's
 # tensor-ness is unknown (a view with sizes is torch's; the kind stays unknown).
-_LAYOUT_METHODS = frozenset(
-    "transpose swapaxes swapdims permute t movedim moveaxis view reshape contiguous expand "
-    "unsqueeze".split()
-)
+_LAYOUT_METHODS = api.PERMUTE_METHODS | frozenset("view reshape contiguous expand unsqueeze".split())
 
 
 def is_tensorish(v: Value) -> bool:
