@@ -200,7 +200,10 @@ def name_kinds(f, facts: Dict[str, OpFacts], attr: str,
     return None
 
 
-def functions(facts: Dict[str, OpFacts]) -> Dict[str, Tuple[str, ...]]:
+def functions(facts: Dict[str, OpFacts], undescribed: Optional[Set[str]] = None
+              ) -> Dict[str, Tuple[str, ...]]:
+    """{qualified name: return kinds} of the functions torch describes; the others' names go
+    into ``undescribed``."""
     out: Dict[str, Tuple[str, ...]] = {}
     for ns in NAMESPACES:
         mod = sys.modules[ns]
@@ -214,10 +217,13 @@ def functions(facts: Dict[str, OpFacts]) -> Dict[str, Tuple[str, ...]]:
             kinds = name_kinds(f, facts, n)
             if kinds is not None:
                 out[f"{ns}.{n}"] = kinds
+            elif undescribed is not None and callable(f):
+                undescribed.add(f"{ns}.{n}")
     return out
 
 
-def methods(facts: Dict[str, OpFacts]) -> Dict[str, Tuple[str, ...]]:
+def methods(facts: Dict[str, OpFacts], undescribed: Optional[Set[str]] = None
+            ) -> Dict[str, Tuple[str, ...]]:
     out: Dict[str, Tuple[str, ...]] = {}
     for n in _public(torch.Tensor):
         f = inspect.getattr_static(torch.Tensor, n)
@@ -228,6 +234,8 @@ def methods(facts: Dict[str, OpFacts]) -> Dict[str, Tuple[str, ...]]:
         kinds = name_kinds(f, facts, n, method=True)
         if kinds is not None:
             out[n] = kinds
+        elif undescribed is not None:
+            undescribed.add(n)
     return out
 
 
@@ -291,8 +299,10 @@ def _dict(var: str, table: Dict[str, Tuple[str, ...]], comment: str) -> str:
 
 def render() -> str:
     facts = op_facts()
-    fn = classify(functions(facts))
-    me = classify(methods(facts))
+    fn_undescribed: Set[str] = set()
+    me_undescribed: Set[str] = set()
+    fn = classify(functions(facts, fn_undescribed))
+    me = classify(methods(facts, me_undescribed))
     version = torch.__version__.split("+")[0]
     parts = [
         f'"""PyTorch facts read from torch {version} by tools/gen_torch_facts.py.\n\n'
@@ -316,6 +326,9 @@ def render() -> str:
                "Functions that return no tensor (numbers, bools, sizes, dtypes, None)."),
         _dict("VARYING_FUNCTIONS", fn[4],
               "Functions whose return type depends on the arguments: each kind it may be."),
+        _names("UNDESCRIBED_FUNCTIONS", fn_undescribed,
+               "Functions no schema or return annotation describes (hand bindings such as\n"
+               "# ``torch.tensor``, Python functions without an annotation): in no table above."),
         _names("TENSOR_METHODS", me[0], "Tensor methods every call of which returns one tensor."),
         _names("TENSOR_LIST_METHODS", me[1],
                "Tensor methods that return a tuple of tensors of a length known at run time."),
@@ -323,6 +336,9 @@ def render() -> str:
         _names("NON_TENSOR_METHODS", me[3], "Tensor methods that return no tensor."),
         _dict("VARYING_METHODS", me[4],
               "Tensor methods whose return type depends on the arguments: each kind it may be."),
+        _names("UNDESCRIBED_METHODS", me_undescribed,
+               "Tensor methods no schema or return annotation describes (``tolist``, ``numpy``,\n"
+               "# ``type``, ``float``, ``cuda``...): in no method table above."),
         _names("ALIASING_OPS", (n for n, f in facts.items() if f.aliasing and not n.startswith("_")),
                "Operators whose result may share storage with ``self`` (``Tensor(a) self -> Tensor(a)``):\n"
                "# views, and ops that return ``self`` or a view of it when no copy is needed."),

@@ -315,6 +315,46 @@ VARYING_FUNCTIONS = {
     'torch.where': ('Tensor', 'Tensor[]'),
 }
 
+# Functions no schema or return annotation describes (hand bindings such as
+# ``torch.tensor``, Python functions without an annotation): in no table above.
+UNDESCRIBED_FUNCTIONS = frozenset("""
+torch.as_tensor torch.asarray torch.atleast_1d torch.atleast_2d torch.atleast_3d
+torch.autocast_decrement_nesting torch.autocast_increment_nesting torch.block_diag
+torch.broadcast_shapes torch.broadcast_tensors torch.cdist torch.chain_matmul
+torch.classproperty torch.clear_autocast_cache torch.compile torch.cond torch.dsmm
+torch.fork torch.from_numpy torch.frombuffer torch.get_autocast_cpu_dtype
+torch.get_autocast_dtype torch.get_autocast_gpu_dtype torch.get_autocast_ipu_dtype
+torch.get_autocast_xla_dtype torch.get_default_device torch.get_default_dtype
+torch.get_device_module torch.get_num_interop_threads torch.get_num_threads torch.hsmm
+torch.import_ir_module torch.import_ir_module_from_buffer torch.init_num_threads
+torch.is_anomaly_check_nan_enabled torch.is_anomaly_enabled torch.is_autocast_cache_enabled
+torch.is_autocast_cpu_enabled torch.is_autocast_enabled torch.is_autocast_ipu_enabled
+torch.is_autocast_xla_enabled torch.is_grad_enabled torch.is_inference_mode_enabled
+torch.is_storage torch.is_tensor torch.load torch.lu torch.manual_seed
+torch.merge_type_from_type_comment torch.nn.functional.adaptive_max_pool1d
+torch.nn.functional.adaptive_max_pool2d torch.nn.functional.adaptive_max_pool3d
+torch.nn.functional.boolean_dispatch torch.nn.functional.fractional_max_pool2d
+torch.nn.functional.fractional_max_pool3d torch.nn.functional.handle_torch_function
+torch.nn.functional.has_torch_function torch.nn.functional.has_torch_function_unary
+torch.nn.functional.has_torch_function_variadic torch.nn.functional.max_pool1d
+torch.nn.functional.max_pool2d torch.nn.functional.max_pool3d
+torch.nn.functional.multi_head_attention_forward torch.nn.functional.sigmoid
+torch.nn.functional.softsign torch.nn.functional.tanh torch.nn.functional.tanhshrink
+torch.nn.functional.upsample torch.nn.functional.upsample_bilinear
+torch.nn.functional.upsample_nearest torch.norm torch.parse_ir torch.parse_schema
+torch.parse_type_comment torch.profiler_allow_cudagraph_cupti_lazy_reinit_cuda12
+torch.quantized_gru torch.quantized_lstm torch.saddmm torch.set_anomaly_enabled
+torch.set_autocast_cache_enabled torch.set_autocast_cpu_dtype torch.set_autocast_cpu_enabled
+torch.set_autocast_dtype torch.set_autocast_enabled torch.set_autocast_gpu_dtype
+torch.set_autocast_ipu_dtype torch.set_autocast_ipu_enabled torch.set_autocast_xla_dtype
+torch.set_autocast_xla_enabled torch.set_flush_denormal torch.set_num_interop_threads
+torch.set_num_threads torch.set_printoptions torch.spmm torch.sym_float torch.sym_fresh_size
+torch.sym_int torch.sym_ite torch.sym_max torch.sym_min torch.sym_not torch.sym_sqrt
+torch.sym_sum torch.tensor torch.tensordot torch.thread_safe_generator torch.to_dlpack
+torch.unify_type_list torch.unique torch.unique_consecutive torch.vmap torch.wait
+torch.while_loop
+""".split())
+
 # Tensor methods every call of which returns one tensor.
 TENSOR_METHODS = frozenset("""
 abs abs_ absolute absolute_ acos acos_ acosh acosh_ add add_ addbmm addbmm_ addcdiv addcdiv_
@@ -402,6 +442,17 @@ VARYING_METHODS = {
     'nanmedian': ('(Tensor, Tensor)', 'Tensor'),
     'nonzero': ('Tensor', 'Tensor[]'),
 }
+
+# Tensor methods no schema or return annotation describes (``tolist``, ``numpy``,
+# ``type``, ``float``, ``cuda``...): in no method table above.
+UNDESCRIBED_METHODS = frozenset("""
+apply_ as_subclass backward bfloat16 bool byte cdouble cfloat char const_data_ptr cpu cuda
+data_ptr dim_order double eig element_size float half index int ipu is_shared istft long
+lstsq lu map2_ map_ module_load mtia ndimension nelement new new_tensor norm numpy
+register_hook register_post_accumulate_grad_hook reinforce resize resize_as share_memory_
+short solve split stft storage storage_type symeig to_sparse_coo tolist type unflatten
+unique unique_consecutive untyped_storage xpu
+""".split())
 
 # Operators whose result may share storage with ``self`` (``Tensor(a) self -> Tensor(a)``):
 # views, and ops that return ``self`` or a view of it when no copy is needed.
