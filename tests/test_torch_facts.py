@@ -384,5 +384,75 @@ def test_analysis_tables_agree_with_the_facts():
     # floor_divide is a TensorIterator op torch does not tag
     tagged = facts.POINTWISE_OPS | {a for a, op in facts.ALIASES.items() if op in facts.POINTWISE_OPS}
     assert torchsem._TORCH_POINTWISE - tagged == {"floor_divide"}
+    assert {"pow", "float_power"} <= api.TENSOR_FUNCTIONS - torchsem._TORCH_POINTWISE
     assert {"subtract": "sub", "clip": "clamp", "fix": "trunc"}.items() <= facts.ALIASES.items()
     assert inspect.ismodule(facts)
+
+
+# ------------------------------------------------------------------ TensorIterator functions
+def _layouts():
+    """Fresh inputs of one dense, permuted layout (shape (2, 4, 3), strides (1, 6, 2)), by dtype."""
+    return {
+        "float": lambda: (torch.rand(4, 3, 2) + 0.5).permute(2, 0, 1),
+        "int": lambda: torch.randint(1, 5, (4, 3, 2)).permute(2, 0, 1),
+        "bool": lambda: (torch.rand(4, 3, 2) > 0.5).permute(2, 0, 1),
+    }
+
+
+def _tensor_iterator_calls(name):
+    """``(args, result)`` of each successful call of ``torch.name`` whose tensor inputs all have
+    the permuted layout (Python numbers besides)."""
+    fn = getattr(torch, name)
+    out = []
+    for make in _layouts().values():
+        for spec in (("T",), ("T", "T"), ("T", 2), ("T", 2.0), ("T", "T", "T"), ("T", "T", 0.5),
+                     ("T", 0.3, 0.9), (1, "T"), (2, "T"), ("T", 2, 3)):
+            args = tuple(make() if a == "T" else a for a in spec)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                try:
+                    r = fn(*args)
+                except Exception:
+                    continue
+            out.append((spec, r))
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(torchsem._TORCH_POINTWISE))
+def test_tensor_iterator_functions_keep_their_inputs_layout(name):
+    """What ``elementwise_layout`` assumes of ``torch.<name>``: inputs of the same sizes and
+    dense strides give an output of those sizes and strides."""
+    calls = _tensor_iterator_calls(name)
+    assert calls, f"torch.{name}: no sample call succeeded"
+    x = _layouts()["float"]()
+    wrong = [(spec, tuple(r.shape), r.stride()) for spec, r in calls
+             if not isinstance(r, torch.Tensor) or r.shape != x.shape or r.stride() != x.stride()]
+    assert not wrong, f"torch.{name}: {wrong[:3]}"
+
+
+@pytest.mark.parametrize("name, args", [
+    ("clone", {"memory_format": torch.contiguous_format}), ("rrelu", ()), ("mvlgamma", (2,)),
+    ("pow", 2), ("float_power", 2),
+])
+def test_tagged_functions_left_out_of_the_tensor_iterator_ones(name, args):
+    """Each makes a contiguous output of a permuted input in some call."""
+    assert name in facts.POINTWISE_OPS and name not in torchsem._TORCH_POINTWISE
+    x = _layouts()["float"]()
+    if isinstance(args, dict):
+        r = getattr(torch, name)(x, **args)
+    elif isinstance(args, tuple):
+        r = getattr(torch, name)(x, *args)
+    else:
+        r = getattr(torch, name)(args, x)  # a number first
+    assert r.shape == x.shape and r.is_contiguous() and not x.is_contiguous()
+
+
+def test_a_number_to_the_power_of_a_permuted_tensor_is_contiguous():
+    """``torch.pow(2, x.transpose(1, 2))`` is contiguous: its ``.view`` works, and is not reported."""
+    from flake8_torchcopy import lint_source
+
+    src = ("import torch\nx = torch.randn(2, 3, 4)\ny = torch.pow(2, x.transpose(1, 2))\nz = y.view(2, 12)\n"
+           "u = (x.transpose(1, 2) * 2).view(2, 12)\n")
+    x = torch.randn(2, 3, 4)
+    assert torch.pow(2, x.transpose(1, 2)).view(2, 12).shape == (2, 12)
+    assert [(f.line, f.code) for f in lint_source(src)] == [(5, "TRC201")]

@@ -28,6 +28,17 @@ TENSOR_FUNCTIONS = _torch_level(facts.TENSOR_FUNCTIONS) | frozenset(
 # Not here: ``where`` (``torch.where(cond)`` is a tuple), max/min/median (a tuple with a dim),
 # nonzero (``as_tuple=True``): ``facts.VARYING_FUNCTIONS``.
 
+# torch.<name>(...) that are TensorIterator ops of their tensor arguments (inputs of the same
+# sizes and dense strides give an output of those strides): the ops torch tags pointwise and
+# their documented aliases, but for ``clone`` (``memory_format=`` decides) and those whose
+# output is contiguous whatever the input's layout: ``rrelu``, ``mvlgamma``, and ``pow``/
+# ``float_power`` with a number first (``torch.pow(2, x)``; ``x.pow(2)`` keeps x's strides).
+# ``floor_divide`` is one torch does not tag.
+_NOT_TENSOR_ITERATOR = frozenset("clone rrelu mvlgamma pow float_power".split())
+TENSOR_ITERATOR_FUNCTIONS = frozenset(
+    n for n in facts.POINTWISE_OPS | {a for a, op in facts.ALIASES.items() if op in facts.POINTWISE_OPS}
+    if n in TENSOR_FUNCTIONS and not n.endswith("_") and n not in _NOT_TENSOR_ITERATOR) | {"floor_divide"}
+
 # torch.nn.functional.<name>(...) that always returns a tensor.
 FUNCTIONAL_TENSOR_FUNCTIONS = _torch_level(facts.TENSOR_FUNCTIONS, "torch.nn.functional.") | frozenset(
     "sigmoid tanh softsign tanhshrink upsample upsample_bilinear upsample_nearest".split())

@@ -500,18 +500,8 @@ _COPIES = frozenset(
 # Keyword arguments of elementwise ops that are never tensors.
 _SCALAR_KEYWORDS = frozenset(
     "alpha rounding_mode decimals nan posinf neginf approximate inplace value".split())
-# torch.<name>(...) that are TensorIterator ops of their tensor arguments (``real`` is a view).
-_TORCH_POINTWISE = frozenset(api.TENSOR_FUNCTIONS & frozenset(
-    """
-    abs absolute acos acosh add addcdiv addcmul angle asin asinh atan atan2 atanh bitwise_and
-    bitwise_not bitwise_or bitwise_xor ceil clamp clamp_max clamp_min clip cos cosh deg2rad
-    digamma div divide erf erfc erfinv exp exp2 expm1 fix float_power floor floor_divide fmod
-    frac hypot i0 lerp lgamma log log10 log1p log2 logaddexp logical_and logical_not
-    logical_or logical_xor logit mul multiply nan_to_num neg negative nextafter pow
-    rad2deg reciprocal remainder round rsqrt sigmoid sign sgn signbit sin sinc sinh sqrt
-    square sub subtract tan tanh true_divide trunc xlogy relu gelu silu celu selu elu
-    eq ne lt le gt ge isnan isinf isfinite isneginf isposinf
-    """.split()))
+# torch.<name>(...) that are TensorIterator ops of their tensor arguments.
+_TORCH_POINTWISE = api.TENSOR_ITERATOR_FUNCTIONS
 # torch.nn.functional.<name>(x, ...): TensorIterator ops of x alone (their other arguments
 # are numbers and flags), or x itself (in place, dropout in eval).
 _FUNCTIONAL_POINTWISE = frozenset(
