@@ -247,6 +247,8 @@ def test_aliasing_ops_alias_a_contiguous_receiver_somewhere():
     assert ran >= 28
     assert {"reshape", "contiguous", "to", "flatten", "movedim"} <= facts.ALIASING_OPS
     assert not {"reshape", "contiguous", "to", "flatten"} & facts.VIEW_OPS  # these may copy
+    y = lib._f()
+    assert y.type_as(y) is y and "type_as" not in facts.ALIASING_OPS  # what the comment says
     x = lib._f().t()
     assert not _same_storage(x, x.reshape(6)) and not _same_storage(x, x.contiguous())
 
@@ -380,6 +382,11 @@ def test_analysis_tables_agree_with_the_facts():
     assert {"torch.nn.functional." + n for n in api.FUNCTIONAL_TENSOR_FUNCTIONS} - facts.TENSOR_FUNCTIONS \
         <= facts.UNDESCRIBED_FUNCTIONS
     assert {"tolist", "numpy", "type", "float", "cuda"} <= facts.UNDESCRIBED_METHODS
+    # the layout tables' aliases and copies: views or in-place ops, and preserve-format copies
+    assert "detach" in facts.VIEW_OPS and {"detach_", "requires_grad_"} <= facts.INPLACE_OPS
+    assert torchsem._ALIASES == {"detach", "detach_", "requires_grad_"}
+    assert torchsem._COPIES & set(facts.ALIASING_OPS | facts.PRESERVE_FORMAT_OPS) == {"clone", "to"}
+    assert torchsem._COPIES - {"clone", "to"} <= facts.UNDESCRIBED_METHODS | {"type_as"}
     # the pointwise tables are TensorIterator ops: tagged pointwise by torch, or aliases of such;
     # floor_divide is a TensorIterator op torch does not tag
     tagged = facts.POINTWISE_OPS | {a for a, op in facts.ALIASES.items() if op in facts.POINTWISE_OPS}

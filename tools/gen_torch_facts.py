@@ -341,7 +341,8 @@ def render() -> str:
                "# ``type``, ``float``, ``cuda``...): in no method table above."),
         _names("ALIASING_OPS", (n for n, f in facts.items() if f.aliasing and not n.startswith("_")),
                "Operators whose result may share storage with ``self`` (``Tensor(a) self -> Tensor(a)``):\n"
-               "# views, and ops that return ``self`` or a view of it when no copy is needed."),
+               "# views, and ops that return ``self`` or a view of it when no copy is needed.  Not the\n"
+               "# converse: ``type_as`` says ``-> Tensor`` and ``x.type_as(x)`` is ``x``."),
         _names("VIEW_OPS", (n for n, f in facts.items() if f.view and not n.startswith("_")),
                "Aliasing operators that always return a view (functionalization has a view_copy for them)."),
         _names("INPLACE_OPS", (n for n, f in facts.items() if f.inplace and not n.startswith("_")),

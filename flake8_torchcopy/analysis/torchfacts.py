@@ -455,7 +455,8 @@ unique unique_consecutive untyped_storage xpu
 """.split())
 
 # Operators whose result may share storage with ``self`` (``Tensor(a) self -> Tensor(a)``):
-# views, and ops that return ``self`` or a view of it when no copy is needed.
+# views, and ops that return ``self`` or a view of it when no copy is needed.  Not the
+# converse: ``type_as`` says ``-> Tensor`` and ``x.type_as(x)`` is ``x``.
 ALIASING_OPS = frozenset("""
 adjoint alias as_strided broadcast_to ccol_indices coalesce col_indices conj contiguous
 crow_indices detach diagonal expand expand_as flatten imag indices lift_fresh
