@@ -2,80 +2,54 @@
 
 Only what is certain goes in: a function listed as returning a tensor returns a
 tensor for every valid call.  Functions that may return tuples (``torch.max``
-with a dim, ``split``, ``chunk``, ``torch.where(cond)``) are not listed.  Every
-name here is checked against torch 2.13 by ``tests/test_library_facts.py``: it
-exists, and every sample call that succeeds returns what the table says.
+with a dim, ``split``, ``chunk``, ``torch.where(cond)``) are not listed.  The
+return-type tables start from ``torchfacts`` (generated from torch's schemas by
+``tools/gen_torch_facts.py``) and add, by hand, what no schema states.  Every
+name here is checked against torch 2.13 by ``tests/test_library_facts.py`` and
+``tests/test_torch_facts.py``: it exists, and every sample call that succeeds
+returns what the table says.
 """
 from __future__ import annotations
 
-_POINTWISE = """
-abs absolute acos acosh add addcdiv addcmul angle asin asinh atan atan2 atanh bitwise_and
-bitwise_not bitwise_or bitwise_xor ceil clamp clamp_max clamp_min clip conj cos cosh deg2rad
-digamma div divide erf erfc erfinv exp exp2 expm1 fix float_power floor floor_divide fmod frac
-hypot i0 lerp lgamma log log10 log1p log2 logaddexp logical_and logical_not logical_or
-logical_xor logit mul multiply nan_to_num neg negative nextafter polygamma positive pow
-rad2deg real reciprocal remainder round rsqrt sigmoid sign sgn signbit sin sinc sinh sqrt
-square sub subtract tan tanh true_divide trunc xlogy relu celu selu
-eq ne lt le gt ge isnan isinf isfinite isneginf isposinf masked_fill
-""".split()
-# Not here: ``where`` (``torch.where(cond)`` is a tuple); gelu, silu, elu (only in
-# torch.nn.functional), ``equal`` (a bool).
+from . import torchfacts as facts
 
-# torch.<name>(...) that always returns a tensor.
-TENSOR_FUNCTIONS = frozenset(
-    """
-    tensor as_tensor asarray from_numpy frombuffer zeros ones empty full rand randn randint
-    randperm arange range linspace logspace eye zeros_like ones_like empty_like full_like
-    rand_like randn_like randint_like empty_strided stack cat concat concatenate hstack vstack
-    dstack column_stack matmul mm bmm baddbmm addmm addbmm addmv mv dot outer einsum tensordot
-    kron cross cumsum cumprod diff flip fliplr flipud roll rot90 tril triu diag diagonal
-    diag_embed diagflat softmax log_softmax sum mean prod std var norm logsumexp amax amin
-    argmax argmin all any count_nonzero nansum nanmean cdist cosine_similarity pairwise_distance
-    reshape view_as_real view_as_complex flatten squeeze unsqueeze transpose swapaxes swapdims
-    permute movedim moveaxis t narrow select index_select masked_select gather scatter
-    scatter_add take take_along_dim repeat_interleave tile broadcast_to clone detach
-    bucketize searchsorted multinomial normal bernoulli poisson polar complex heaviside
-    block_diag cartesian_prod combinations tril_indices triu_indices outer ger trace
-    conv1d conv2d conv3d conv_transpose1d conv_transpose2d dropout layer_norm group_norm
-    batch_norm instance_norm embedding pixel_shuffle pixel_unshuffle adaptive_avg_pool1d
-    avg_pool1d bilinear cumulative_trapezoid trapezoid trapz vander
-    """.split()
-) | frozenset(_POINTWISE)
+
+def _torch_level(qualnames, prefix: str = "torch.") -> frozenset:
+    """The names ``n`` of ``prefix + n`` among qualified names (``torch.topk`` -> ``topk``)."""
+    return frozenset(q[len(prefix):] for q in qualnames
+                     if q.startswith(prefix) and "." not in q[len(prefix):])
+
+
+# torch.<name>(...) that always returns a tensor: what torch's schemas and annotations say
+# (analysis/torchfacts.py), and the Python-level functions they say nothing of (hand
+# bindings without a schema, Python functions without a return annotation).
+TENSOR_FUNCTIONS = _torch_level(facts.TENSOR_FUNCTIONS) | frozenset(
+    "tensor as_tensor asarray from_numpy frombuffer block_diag cdist norm tensordot".split())
+# Not here: ``where`` (``torch.where(cond)`` is a tuple), max/min/median (a tuple with a dim),
+# nonzero (``as_tuple=True``): ``facts.VARYING_FUNCTIONS``.
+
+# torch.<name>(...) that are TensorIterator ops of their tensor arguments (inputs of the same
+# sizes and dense strides give an output of those strides): the ops torch tags pointwise and
+# their documented aliases, but for ``clone`` (``memory_format=`` decides) and those whose
+# output is contiguous whatever the input's layout: ``rrelu``, ``mvlgamma``, and ``pow``/
+# ``float_power`` with a number first (``torch.pow(2, x)``; ``x.pow(2)`` keeps x's strides).
+# ``floor_divide`` is one torch does not tag.
+_NOT_TENSOR_ITERATOR = frozenset("clone rrelu mvlgamma pow float_power".split())
+TENSOR_ITERATOR_FUNCTIONS = frozenset(
+    n for n in facts.POINTWISE_OPS | {a for a, op in facts.ALIASES.items() if op in facts.POINTWISE_OPS}
+    if n in TENSOR_FUNCTIONS and not n.endswith("_") and n not in _NOT_TENSOR_ITERATOR) | {"floor_divide"}
 
 # torch.nn.functional.<name>(...) that always returns a tensor.
-FUNCTIONAL_TENSOR_FUNCTIONS = frozenset(
-    """
-    relu relu6 gelu silu mish elu selu celu leaky_relu prelu rrelu glu hardtanh hardswish
-    hardsigmoid sigmoid tanh softplus softsign softshrink hardshrink tanhshrink logsigmoid
-    softmax log_softmax softmin gumbel_softmax normalize linear bilinear conv1d conv2d conv3d
-    conv_transpose1d conv_transpose2d conv_transpose3d avg_pool1d avg_pool2d avg_pool3d
-    adaptive_avg_pool1d adaptive_avg_pool2d adaptive_avg_pool3d lp_pool1d lp_pool2d
-    dropout dropout1d dropout2d dropout3d alpha_dropout feature_alpha_dropout embedding
-    embedding_bag one_hot pad interpolate upsample upsample_nearest upsample_bilinear
-    grid_sample affine_grid pixel_shuffle pixel_unshuffle layer_norm group_norm batch_norm
-    instance_norm local_response_norm rms_norm scaled_dot_product_attention cross_entropy
-    nll_loss mse_loss l1_loss smooth_l1_loss huber_loss binary_cross_entropy
-    binary_cross_entropy_with_logits kl_div cosine_similarity pairwise_distance pdist
-    triplet_margin_loss margin_ranking_loss hinge_embedding_loss soft_margin_loss
-    multilabel_soft_margin_loss poisson_nll_loss gaussian_nll_loss ctc_loss unfold fold
-    """.split()
-)
+FUNCTIONAL_TENSOR_FUNCTIONS = _torch_level(facts.TENSOR_FUNCTIONS, "torch.nn.functional.") | frozenset(
+    "sigmoid tanh softsign tanhshrink upsample upsample_bilinear upsample_nearest".split())
 
-# Tensor methods whose result is a tensor when the receiver is one.
-TENSOR_METHODS = frozenset(
+# Tensor methods whose result is a tensor when the receiver is one: the facts, and the
+# hand-written bindings without a schema (dtype and device conversions, ``new_tensor``) and
+# Python methods without a return annotation.
+TENSOR_METHODS = facts.TENSOR_METHODS | frozenset(
     """
-    clone detach detach_ to cuda cpu float double half bfloat16 int long short bool byte char
-    cfloat cdouble type_as contiguous view view_as reshape reshape_as transpose transpose_
-    permute t t_ swapaxes swapdims movedim moveaxis expand expand_as repeat repeat_interleave
-    squeeze squeeze_ unsqueeze unsqueeze_ flatten unflatten narrow select index_select
-    masked_select masked_fill masked_fill_ gather scatter scatter_ scatter_add scatter_add_
-    sum mean prod std var norm amax amin argmax argmin cumsum cumprod softmax log_softmax
-    matmul mm bmm mv dot abs neg exp log sqrt rsqrt sigmoid tanh relu pow clamp clamp_ clip
-    round floor ceil sign add add_ sub sub_ mul mul_ div div_ fill_ zero_ copy_ requires_grad_
-    new_tensor new_zeros new_ones new_empty new_full flip roll tril triu diagonal diag
-    pin_memory share_memory_ coalesce to_dense to_sparse conj resolve_conj resolve_neg
-    float_power logical_not logical_and logical_or isnan isinf isfinite eq ne lt le gt ge
-    where addmm baddbmm lerp nan_to_num abs_ neg_ exp_ sqrt_ tile broadcast_to
+    cpu cuda float double half bfloat16 int long short bool byte char cfloat cdouble new_tensor
+    norm share_memory_ unflatten
     """.split()
 )
 
@@ -93,14 +67,10 @@ TENSOR_ONLY_METHODS = frozenset(
 # pin_memory).  ``detach`` is also a method of io's buffered streams, on which every copy
 # idiom raises as it is.
 
-# Tensor methods and attributes whose result is not a tensor.
-NON_TENSOR_METHODS = frozenset(
-    """
-    item tolist numpy size dim ndimension numel element_size data_ptr is_contiguous
-    is_floating_point is_complex stride storage_offset get_device nelement __len__
-    untyped_storage storage
-    """.split()
-)
+# Tensor methods whose result is not a tensor: the facts (sizes, numbers, bools, None),
+# and the hand-written bindings and Python methods without a schema.
+NON_TENSOR_METHODS = facts.NON_TENSOR_METHODS | frozenset(
+    "tolist numpy ndimension nelement element_size data_ptr __len__ untyped_storage storage".split())
 NON_TENSOR_ATTRIBUTES = frozenset(
     "shape dtype device ndim is_cuda is_leaf requires_grad layout is_sparse itemsize nbytes".split()
 )
@@ -115,7 +85,7 @@ NON_TENSOR_TORCH_ATTRIBUTES = frozenset(
     contiguous_format channels_last preserve_format strided
     """.split()
 )
-NON_TENSOR_TORCH_FUNCTIONS = frozenset(
+NON_TENSOR_TORCH_FUNCTIONS = _torch_level(facts.NON_TENSOR_FUNCTIONS) | frozenset(
     """
     finfo iinfo is_tensor is_floating_point numel device dtype Size get_default_dtype
     manual_seed is_grad_enabled no_grad enable_grad inference_mode get_default_device
@@ -155,6 +125,10 @@ LEGACY_CONSTRUCTORS = frozenset(
     ShortTensor CharTensor ByteTensor BoolTensor
     """.split()
 )
+
+# The methods that only reorder dims (a view with permuted strides); ``transpose_``/``t_``
+# do it in place.
+PERMUTE_METHODS = frozenset("transpose swapaxes swapdims permute t movedim moveaxis".split())
 
 # Factories that take sizes as ``*sizes`` or one sequence, and return a contiguous tensor.
 SIZE_FACTORIES = frozenset("zeros ones empty rand randn".split())

@@ -30,10 +30,7 @@ TENSOR_CONSTRUCTORS = frozenset(
 )
 # Methods whose effect on sizes and strides is tracked even when the receiver's
 # tensor-ness is unknown (a view with sizes is torch's; the kind stays unknown).
-_LAYOUT_METHODS = frozenset(
-    "transpose swapaxes swapdims permute t movedim moveaxis view reshape contiguous expand expand_as "
-    "unsqueeze".split()
-)
+_LAYOUT_METHODS = api.PERMUTE_METHODS | frozenset("view reshape contiguous expand expand_as unsqueeze".split())
 
 
 def is_tensorish(v: Value) -> bool:
@@ -219,7 +216,7 @@ def torch_function_layout(ev, node, name: str, args: List[Value]) -> Value:
         return Value(TENSOR)
     if name in ("matmul", "mm", "bmm") and len(args) == 2:
         return ev.binop(ast.MatMult(), args[0], args[1])
-    if name in ("transpose", "swapaxes", "swapdims", "permute", "movedim", "moveaxis", "t") \
+    if name in api.PERMUTE_METHODS \
             and args and is_tensorish(args[0]):
         return method_layout(ev, node, args[0], name, node.args[1:], node.args[0])
     if name.endswith("_like") and args and args[0].sizes is not None and len(node.args) == 1 \
@@ -617,18 +614,8 @@ _COMPARISONS = frozenset(
 # Keyword arguments of elementwise ops that are never tensors.
 _SCALAR_KEYWORDS = frozenset(
     "alpha rounding_mode decimals nan posinf neginf approximate inplace value".split())
-# torch.<name>(...) that are TensorIterator ops of their tensor arguments (``real`` is a view).
-_TORCH_POINTWISE = frozenset(api.TENSOR_FUNCTIONS & frozenset(
-    """
-    abs absolute acos acosh add addcdiv addcmul angle asin asinh atan atan2 atanh bitwise_and
-    bitwise_not bitwise_or bitwise_xor ceil clamp clamp_max clamp_min clip cos cosh deg2rad
-    digamma div divide erf erfc erfinv exp exp2 expm1 fix float_power floor floor_divide fmod
-    frac hypot i0 lerp lgamma log log10 log1p log2 logaddexp logical_and logical_not
-    logical_or logical_xor logit mul multiply nan_to_num neg negative nextafter pow
-    rad2deg reciprocal remainder round rsqrt sigmoid sign sgn signbit sin sinc sinh sqrt
-    square sub subtract tan tanh true_divide trunc xlogy relu gelu silu celu selu elu
-    eq ne lt le gt ge isnan isinf isfinite isneginf isposinf
-    """.split()))
+# torch.<name>(...) that are TensorIterator ops of their tensor arguments.
+_TORCH_POINTWISE = api.TENSOR_ITERATOR_FUNCTIONS
 # torch.nn.functional.<name>(x, ...): TensorIterator ops of x alone (their other arguments
 # are numbers and flags), or x itself (in place, dropout in eval).
 _FUNCTIONAL_POINTWISE = frozenset(
@@ -761,7 +748,7 @@ def _new_factory(c: Call) -> Value:
 METHOD_LAYOUT: Dict[str, Callable[[Call], Value]] = {
     **{m: _layout_preserving for m in api.LAYOUT_PRESERVING_METHODS},
     **{m: _shape_preserving for m in api.SHAPE_PRESERVING_METHODS},
-    **{m: _permute for m in "transpose swapaxes swapdims movedim moveaxis permute t transpose_ t_".split()},
+    **{m: _permute for m in api.PERMUTE_METHODS | {"transpose_", "t_"}},
     # TensorIterator ops of the receiver and their tensor arguments (comparisons and friends)
     **{m: _layout_preserving for m in _COMPARISONS},
     "contiguous": _contiguous,

@@ -17,18 +17,29 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
+from . import torchfacts as facts
 from .values import ANNOTATED, NOT, NOT_VALUE, TENSOR, UNKNOWN, UNKNOWN_VALUE, Value
 
+
+def _all_tensors(table) -> frozenset:
+    """The entries of a fixed-tuple table whose every position is a tensor."""
+    return frozenset(n for n, kinds in table.items() if all(k == "Tensor" for k in kinds))
+
+
+# Tensor methods that return a tuple of tensors (analysis/torchfacts.py): of a length known at
+# run time (unbind, split, chunk...) or fixed (topk, sort, kthvalue, mode...: values and
+# indices); ``split`` is a Python method whose return torch does not annotate.
+TENSOR_TUPLE_METHODS = facts.TENSOR_LIST_METHODS | _all_tensors(facts.TUPLE_METHODS) | {"split"}
 # receiver "tensor": a tensor; "mapping": a mapping whose values are known (``mapped``).
 YIELDS = {
-    "unbind": ("tensor", None),
-    "split": ("tensor", None),
-    "chunk": ("tensor", None),
-    "tensor_split": ("tensor", None),
+    **{m: ("tensor", None) for m in sorted(TENSOR_TUPLE_METHODS)},
     "items": ("mapping", None),
     "values": ("mapping", None),
 }
-TORCH_FUNCTIONS = frozenset({"unbind", "split", "chunk", "tensor_split"})
+# torch.<name>(t, ...) that return a tuple of tensors.
+TORCH_FUNCTIONS = frozenset(
+    q[6:] for q in facts.TENSOR_LIST_FUNCTIONS | _all_tensors(facts.TUPLE_FUNCTIONS)
+    if q.startswith("torch.") and "." not in q[6:])
 _PASS_THROUGH = frozenset({"list", "tuple", "reversed", "iter"})
 BUILTINS = _PASS_THROUGH | {"zip", "enumerate"}
 
@@ -49,10 +60,11 @@ def method_yield(recv: Value, m: str) -> Optional[Value]:
 
 
 def tensor_pieces(t: Value) -> Optional[Value]:
-    """``t.unbind()``/``split``/``chunk``: a tuple of tensors."""
+    """``t.unbind()``/``split``/``chunk``/``topk``: a tuple of tensors."""
     if t.kind not in (TENSOR, ANNOTATED):
         return None
-    return Value(NOT, item=Value(t.kind))
+    # pieces of a subclass are of that class; of a permuted tensor, never taken for contiguous
+    return Value(NOT, item=Value(t.kind, caveat=t.caveat, permuted_by=t.permuted_by))
 
 
 def builtin_yield(name: str, elements: Sequence[Value]) -> Optional[Value]:

@@ -1,0 +1,379 @@
+#!/usr/bin/env python
+"""Write ``flake8_torchcopy/analysis/torchfacts.py``: PyTorch facts read from torch itself.
+
+A developer runs this (never the linter)::
+
+    python tools/gen_torch_facts.py            # rewrite the data module
+    python tools/gen_torch_facts.py --check    # exit 1 when the checked-in module differs
+
+What it reads, from the torch installed in the running interpreter:
+
+* the dispatcher's ATen operators (``torch._C._dispatch_get_all_op_names()``; the
+  TorchScript-only overloads such as ``aten::add.t`` on lists are not among them) and each
+  overload's schema (``torch.ops.aten.<op>.<overload>._schema``) and tags;
+* the Python API: the public callables of ``torch``, ``torch.nn.functional``,
+  ``torch.linalg``, ``torch.fft``, ``torch.special`` and the methods of ``torch.Tensor``.
+
+A name bound to a C function (``torch.topk``, ``Tensor.add``, ``torch.linalg.svd`` =
+``torch._C._linalg.linalg_svd``) takes the facts of the ATen operator of its ``__name__``:
+what every overload returns.  A name bound to a Python function takes them from its return
+annotation when that is a tensor, a tuple of tensors or a plain Python type, and is left
+out otherwise.  Bindings whose Python arguments change the return type beyond the schemas
+are listed in ``MANUAL_BINDINGS`` with the reason, and are recorded as varying.
+"""
+from __future__ import annotations
+
+import argparse
+import inspect
+import re
+import sys
+import typing
+from pathlib import Path
+from typing import Dict, Iterable, List, Optional, Set, Tuple
+
+import torch
+
+ROOT = Path(__file__).resolve().parent.parent
+TARGET = ROOT / "flake8_torchcopy" / "analysis" / "torchfacts.py"
+COMMAND = "python tools/gen_torch_facts.py"
+
+#: namespaces whose public callables are read, by qualified name
+NAMESPACES = ("torch", "torch.nn.functional", "torch.linalg", "torch.fft", "torch.special")
+
+#: C bindings written by hand (python_torch_functions_manual.cpp, python_variable_methods.cpp)
+#: whose Python-only arguments give another return type than the ATen schemas say.
+MANUAL_BINDINGS = {
+    "nonzero": ("Tensor", "Tensor[]"),  # as_tuple=True: a tuple of index tensors
+}
+
+NON_TENSOR_TYPES = frozenset(
+    "int bool float str complex Scalar SymInt SymFloat SymBool ScalarType Device Layout "
+    "MemoryFormat QScheme Generator Storage Stream int[] SymInt[] float[] bool[] str[] "
+    "Scalar[] None".split())
+
+
+# ------------------------------------------------------------------ ATen operators
+def aten_overloads() -> Dict[str, list]:
+    """{op name: [OpOverload, ...]} of the dispatcher's ``aten::`` operators."""
+    out: Dict[str, list] = {}
+    for full in sorted(torch._C._dispatch_get_all_op_names()):
+        if not full.startswith("aten::"):
+            continue
+        base, _, overload = full[6:].partition(".")
+        try:
+            op = getattr(getattr(torch.ops.aten, base), overload or "default")
+        except (AttributeError, RuntimeError):
+            continue
+        out.setdefault(base, []).append(op)
+    return out
+
+
+def _type_name(t) -> str:
+    s = str(t)
+    return {"List[int]": "int[]", "List[SymInt]": "SymInt[]", "List[Tensor]": "Tensor[]",
+            "List[Optional[Tensor]]": "Tensor?[]", "List[float]": "float[]",
+            "List[bool]": "bool[]", "List[str]": "str[]", "Optional[Tensor]": "Tensor?",
+            "number": "Scalar", "NoneType": "None"}.get(s, s)
+
+
+def return_kind(schema) -> str:
+    """What one overload returns: ``Tensor``, ``Tensor[]``, ``(Tensor, Tensor)``, ``int``…"""
+    rets = [_type_name(r.type) for r in schema.returns]
+    if not rets:
+        return "None"
+    if len(rets) == 1:
+        return rets[0]
+    return "(" + ", ".join(rets) + ")"
+
+
+def _is_out(op) -> bool:
+    return any(a.is_out for a in op._schema.arguments)
+
+
+def _aliases_self(schema, write: bool) -> bool:
+    """The first argument is ``Tensor(a)`` (``Tensor(a!)`` when ``write``) and a return
+    aliases it."""
+    args = schema.arguments
+    if not args or args[0].alias_info is None or _type_name(args[0].type) != "Tensor":
+        return False
+    info = args[0].alias_info
+    if info.is_write != write:
+        return False
+    sets = info.before_set
+    return any(r.alias_info is not None and r.alias_info.is_write == write
+               and set(r.alias_info.before_set) & set(sets) for r in schema.returns)
+
+
+def _is_method_variant(op) -> bool:
+    """An overload a Tensor method can bind: a ``Tensor self`` argument (not always the
+    first: ``where.self(Tensor condition, Tensor self, Tensor other)``), no ``out``."""
+    return not _is_out(op) and any(
+        a.name == "self" and _type_name(a.type) == "Tensor" for a in op._schema.arguments)
+
+
+class OpFacts:
+    """The facts of one ATen operator, over its overloads."""
+
+    def __init__(self, name: str, ops: list, view_copies: Set[str]) -> None:
+        self.name = name
+        self.kinds = tuple(sorted({return_kind(op._schema) for op in ops}))
+        self.method_kinds = tuple(sorted({return_kind(op._schema) for op in ops
+                                          if _is_method_variant(op)}))
+        functional = [op for op in ops if not _is_out(op)]
+        self.aliasing = bool(functional) and all(_aliases_self(op._schema, False) for op in functional)
+        self.view = self.aliasing and name in view_copies
+        self.inplace = bool(functional) and all(_aliases_self(op._schema, True) for op in functional)
+        self.pointwise = bool(functional) and all(torch.Tag.pointwise in op.tags for op in functional)
+        fmts = [a for op in functional for a in op._schema.arguments if a.name == "memory_format"]
+        self.keeps_strides = bool(functional) and len(fmts) == len(functional) and all(
+            a.has_default_value() and a.default_value is None for a in fmts)
+
+
+def op_facts() -> Dict[str, OpFacts]:
+    overloads = aten_overloads()
+    view_copies = set()
+    for name, ops in overloads.items():
+        if name.endswith("_copy") and any(torch.Tag.view_copy in op.tags for op in ops):
+            view_copies.add(name[:-5])
+    return {name: OpFacts(name, ops, view_copies) for name, ops in overloads.items()}
+
+
+# ------------------------------------------------------------------ Python annotations
+def _annotation_kind(fn) -> Optional[str]:
+    """The return kind a Python function's annotation states, when it states one exactly."""
+    try:
+        ann = typing.get_type_hints(fn).get("return", inspect.Signature.empty)
+    except Exception:
+        try:
+            ann = inspect.signature(fn).return_annotation
+        except (TypeError, ValueError):
+            return None
+    return _kind_of(ann)
+
+
+def _kind_of(ann) -> Optional[str]:
+    if ann is inspect.Signature.empty:
+        return None
+    if ann is torch.Tensor:
+        return "Tensor"
+    if ann is None or ann is type(None):
+        return "None"
+    if ann in (int, bool, float, str, complex):
+        return ann.__name__
+    origin, args = typing.get_origin(ann), typing.get_args(ann)
+    if origin is tuple and args:
+        if len(args) == 2 and args[1] is Ellipsis:
+            return "Tensor[]" if args[0] is torch.Tensor else None
+        kinds = [_kind_of(a) for a in args]
+        if None in kinds:
+            return None
+        return "(" + ", ".join(kinds) + ")"  # type: ignore[arg-type]
+    return None
+
+
+# ------------------------------------------------------------------ the Python API
+def _public(obj) -> Iterable[str]:
+    for n in sorted(dir(obj)):
+        if not n.startswith("_"):
+            yield n
+
+
+def _is_c_function(f) -> bool:
+    return isinstance(f, (type(len), type(torch.Tensor.add)))
+
+
+def name_kinds(f, facts: Dict[str, OpFacts], attr: str,
+               method: bool = False) -> Optional[Tuple[str, ...]]:
+    """The return kinds of the callable ``f`` (bound as ``attr``; a Tensor method when
+    ``method``), or None if not known."""
+    if _is_c_function(f):
+        op = getattr(f, "__name__", attr)
+        if op in MANUAL_BINDINGS:
+            return MANUAL_BINDINGS[op]
+        of = facts.get(op)
+        if of is None:
+            return None
+        return (of.method_kinds or None) if method else of.kinds
+    if inspect.isfunction(f) or inspect.ismethod(f):
+        k = _annotation_kind(f)
+        return None if k is None else (k,)
+    return None
+
+
+def functions(facts: Dict[str, OpFacts], undescribed: Optional[Set[str]] = None
+              ) -> Dict[str, Tuple[str, ...]]:
+    """{qualified name: return kinds} of the functions torch describes; the others' names go
+    into ``undescribed``."""
+    out: Dict[str, Tuple[str, ...]] = {}
+    for ns in NAMESPACES:
+        mod = sys.modules[ns]
+        for n in _public(mod):
+            f = getattr(mod, n, None)
+            if f is None or inspect.isclass(f) or inspect.ismodule(f):
+                continue
+            mod_name = getattr(f, "__module__", None) or ""
+            if not _is_c_function(f) and not mod_name.startswith("torch"):
+                continue  # typing helpers and the like, re-exported
+            kinds = name_kinds(f, facts, n)
+            if kinds is not None:
+                out[f"{ns}.{n}"] = kinds
+            elif undescribed is not None and callable(f):
+                undescribed.add(f"{ns}.{n}")
+    return out
+
+
+def methods(facts: Dict[str, OpFacts], undescribed: Optional[Set[str]] = None
+            ) -> Dict[str, Tuple[str, ...]]:
+    out: Dict[str, Tuple[str, ...]] = {}
+    for n in _public(torch.Tensor):
+        f = inspect.getattr_static(torch.Tensor, n)
+        if isinstance(f, (property, type(torch.Tensor.shape))) or inspect.isclass(f):
+            continue  # attributes: no call
+        if isinstance(f, (staticmethod, classmethod)):
+            continue
+        kinds = name_kinds(f, facts, n, method=True)
+        if kinds is not None:
+            out[n] = kinds
+        elif undescribed is not None:
+            undescribed.add(n)
+    return out
+
+
+_ALIAS_RE = re.compile(r"^\s*Alias (?:for|of) :(?:func|meth):`torch\.(\w+)`", re.M)
+
+
+def aliases(facts: Dict[str, OpFacts]) -> Dict[str, str]:
+    """{``torch.<alias>``'s name: the operator it stands for}, from the docstrings that say
+    "Alias for :func:`torch.<op>`" (``subtract`` is ``sub``)."""
+    out = {}
+    for n in _public(torch):
+        doc = getattr(getattr(torch, n, None), "__doc__", None)
+        m = _ALIAS_RE.search(doc) if isinstance(doc, str) else None
+        if m and m.group(1) != n and m.group(1) in facts and _is_c_function(getattr(torch, n)):
+            out[n] = m.group(1)
+    return out
+
+
+# ------------------------------------------------------------------ classification
+def is_tensor_free(kind: str) -> bool:
+    parts = kind.strip("()").split(", ")
+    return all(p in NON_TENSOR_TYPES for p in parts)
+
+
+def classify(table: Dict[str, Tuple[str, ...]]):
+    tensor, lists, non_tensor = set(), set(), set()
+    tuples: Dict[str, Tuple[str, ...]] = {}
+    varying: Dict[str, Tuple[str, ...]] = {}
+    for name, kinds in table.items():
+        if kinds == ("Tensor",):
+            tensor.add(name)
+        elif kinds == ("Tensor[]",):
+            lists.add(name)
+        elif len(kinds) == 1 and kinds[0].startswith("(") and "Tensor" in kinds[0]:
+            tuples[name] = tuple(kinds[0][1:-1].split(", "))
+        elif all(is_tensor_free(k) for k in kinds):
+            non_tensor.add(name)
+        else:
+            varying[name] = kinds
+    return tensor, lists, tuples, non_tensor, varying
+
+
+# ------------------------------------------------------------------ output
+def _names(var: str, names: Iterable[str], comment: str) -> str:
+    lines, line = [], ""
+    for n in sorted(names):
+        if len(line) + len(n) + 1 > 92:
+            lines.append(line)
+            line = ""
+        line = f"{line} {n}" if line else n
+    if line:
+        lines.append(line)
+    body = "\n".join(lines)
+    return f"# {comment}\n{var} = frozenset(\"\"\"\n{body}\n\"\"\".split())\n"
+
+
+def _dict(var: str, table: Dict[str, Tuple[str, ...]], comment: str) -> str:
+    rows = "".join(f"    {n!r}: {tuple(v)!r},\n" for n, v in sorted(table.items()))
+    return f"# {comment}\n{var} = {{\n{rows}}}\n"
+
+
+def render() -> str:
+    facts = op_facts()
+    fn_undescribed: Set[str] = set()
+    me_undescribed: Set[str] = set()
+    fn = classify(functions(facts, fn_undescribed))
+    me = classify(methods(facts, me_undescribed))
+    version = torch.__version__.split("+")[0]
+    parts = [
+        f'"""PyTorch facts read from torch {version} by tools/gen_torch_facts.py.\n\n'
+        "GENERATED FILE, DO NOT EDIT.  Regenerate with the torch the tests pin:\n\n"
+        f"    {COMMAND}\n\n"
+        "Functions are named by qualified name (``torch.topk``, ``torch.linalg.svd``,\n"
+        "``torch.nn.functional.relu``), Tensor methods by name.  A name is in a table only\n"
+        "when every overload (every ATen schema its C binding dispatches to, or the return\n"
+        "annotation of its Python function) agrees; names whose overloads disagree are in\n"
+        "the ``VARYING_*`` tables with each return kind.  Operator tables (views, in-place,\n"
+        "pointwise, memory format) name ATen operators, which ``torch.<op>`` and\n"
+        "``Tensor.<op>`` bind.  Checked by tests/test_torch_facts.py.\n"
+        '"""\n',
+        f"TORCH_VERSION = {version!r}\n",
+        _names("TENSOR_FUNCTIONS", fn[0], "Functions every call of which returns one tensor."),
+        _names("TENSOR_LIST_FUNCTIONS", fn[1],
+               "Functions that return a tuple of tensors of a length known at run time."),
+        _dict("TUPLE_FUNCTIONS", fn[2],
+              "Functions that return a fixed tuple: the type at each position."),
+        _names("NON_TENSOR_FUNCTIONS", fn[3],
+               "Functions that return no tensor (numbers, bools, sizes, dtypes, None)."),
+        _dict("VARYING_FUNCTIONS", fn[4],
+              "Functions whose return type depends on the arguments: each kind it may be."),
+        _names("UNDESCRIBED_FUNCTIONS", fn_undescribed,
+               "Functions no schema or return annotation describes (hand bindings such as\n"
+               "# ``torch.tensor``, Python functions without an annotation): in no table above."),
+        _names("TENSOR_METHODS", me[0], "Tensor methods every call of which returns one tensor."),
+        _names("TENSOR_LIST_METHODS", me[1],
+               "Tensor methods that return a tuple of tensors of a length known at run time."),
+        _dict("TUPLE_METHODS", me[2], "Tensor methods that return a fixed tuple: the type at each position."),
+        _names("NON_TENSOR_METHODS", me[3], "Tensor methods that return no tensor."),
+        _dict("VARYING_METHODS", me[4],
+              "Tensor methods whose return type depends on the arguments: each kind it may be."),
+        _names("UNDESCRIBED_METHODS", me_undescribed,
+               "Tensor methods no schema or return annotation describes (``tolist``, ``numpy``,\n"
+               "# ``type``, ``float``, ``cuda``...): in no method table above."),
+        _names("ALIASING_OPS", (n for n, f in facts.items() if f.aliasing and not n.startswith("_")),
+               "Operators whose result may share storage with ``self`` (``Tensor(a) self -> Tensor(a)``):\n"
+               "# views, and ops that return ``self`` or a view of it when no copy is needed.  Not the\n"
+               "# converse: ``type_as`` says ``-> Tensor`` and ``x.type_as(x)`` is ``x``."),
+        _names("VIEW_OPS", (n for n, f in facts.items() if f.view and not n.startswith("_")),
+               "Aliasing operators that always return a view (functionalization has a view_copy for them)."),
+        _names("INPLACE_OPS", (n for n, f in facts.items() if f.inplace and not n.startswith("_")),
+               "Operators that write ``self`` and return it (``Tensor(a!) self -> Tensor(a!)``)."),
+        _names("POINTWISE_OPS", (n for n, f in facts.items() if f.pointwise and not n.startswith("_")),
+               "Operators tagged ``torch.Tag.pointwise`` (elementwise of broadcast inputs; the tag says\n"
+               "# nothing of the result's strides: ``masked_fill`` is tagged and returns a contiguous copy)."),
+        _names("PRESERVE_FORMAT_OPS",
+               (n for n, f in facts.items() if f.keeps_strides and not n.startswith("_")),
+               "Operators whose ``memory_format`` defaults to None (``preserve_format``): a dense\n"
+               "# input's strides carry over."),
+        "# Operators documented as another's alias (\"Alias for :func:`torch.sub`\"): {alias: operator}.\n"
+        "ALIASES = {\n" + "".join(f"    {a!r}: {t!r},\n" for a, t in sorted(aliases(facts).items())) + "}\n",
+    ]
+    return "\n".join(parts)
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--check", action="store_true", help="compare instead of writing")
+    ap.add_argument("--output", type=Path, default=TARGET)
+    args = ap.parse_args(argv)
+    text = render()
+    if args.check:
+        same = args.output.exists() and args.output.read_text() == text
+        print("up to date" if same else f"{args.output} differs from what torch {torch.__version__} gives")
+        return 0 if same else 1
+    args.output.write_text(text)
+    print(f"wrote {args.output}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
