@@ -144,7 +144,8 @@ def write_report(data: dict, out_dir: str, sample: Optional[int]) -> str:
 def main(argv: Optional[List[str]] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--corpus", default=",".join(fetch_corpora.ALL_CORPORA),
-                    help="comma-separated corpora (default: all)")
+                    help="comma-separated corpora (default: the seven of ALL_CORPORA; "
+                    "'research' stands for the research-style group, RESEARCH_CORPORA)")
     ap.add_argument("--root", default=fetch_corpora.DEFAULT_ROOT, help="corpora folder (default: %(default)s)")
     ap.add_argument("--out", default=os.path.join(REPO, ".bench", "report"), help="output folder")
     ap.add_argument("--sample", type=int, default=40, help="reports shown per rule in report.md (default 40)")
@@ -152,7 +153,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--public-helpers", action="store_true",
                     help="lint with the public-helpers option (public functions' calls count)")
     args = ap.parse_args(argv)
-    names = [n for n in args.corpus.split(",") if n]
+    names = []
+    for n in args.corpus.split(","):
+        names += fetch_corpora.RESEARCH_CORPORA if n == "research" else [n] if n else []
     root = os.path.abspath(args.root)
     missing = [n for n in names if not fetch_corpora.is_complete(root, n)]
     if missing:

