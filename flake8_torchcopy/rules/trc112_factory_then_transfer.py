@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from typing import Optional
 
 from ._common import call_with_keyword, keywords, short, text_fix
@@ -17,6 +18,8 @@ _DTYPE_EXACT = frozenset({"zeros", "ones", "eye"})
 _FACTORIES = _DEVICE_EXACT | {"empty", "arange", "linspace", "logspace", "rand", "randn", "randint",
                               "randperm"}
 _RANDOM = frozenset({"rand", "randn", "randint", "randperm"})
+# factories whose points, computed in an integer dtype, are not their float points converted
+_SPACED = frozenset({"linspace", "logspace"})
 _DTYPES = frozenset(f"torch.{n}" for n in """
     float float32 float64 double float16 half bfloat16 int int8 int16 int32 int64 long short
     uint8 bool complex64 complex128 cfloat cdouble""".split())
@@ -43,7 +46,11 @@ class FactoryThenTransfer(Rule):
         "or `.to(d)` where `d` is a string literal "
         "or a `torch.device(...)` call; a `.to(dtype)` of a torch dtype folds into `dtype=` "
         "only for `zeros`, `ones`, `eye` (`torch.full((3,), 0.1).to(torch.float64)` "
-        "is 0.10000000149, `torch.full((3,), 0.1, dtype=torch.float64)` is 0.1). Random "
+        "is 0.10000000149, `torch.full((3,), 0.1, dtype=torch.float64)` is 0.1), and is not "
+        "reported for `linspace`/`logspace`, whose points computed in another dtype are others "
+        "(`torch.linspace(0, 128, 15).to(torch.int)` truncates 63.99 to 63, `dtype=torch.int` "
+        "gives 64). A move to the CPU of a tensor built on the host is the tensor itself: not "
+        "reported. Random "
         "factories draw other numbers on another device, `empty` holds whatever memory held, "
         "and `.to(x)` of a name may be a "
         "device, a dtype or a tensor: reported without a fix. Factories with `requires_grad=` "
@@ -62,21 +69,23 @@ class FactoryThenTransfer(Rule):
         "import torch\nt = torch.randn(3)\ny = t.to('cuda')\n",
         "import torch\nx = torch.zeros(3, requires_grad=True).cuda()\n",
         "import torch\ndef f(n, dtype):\n    return torch.arange(n, dtype=torch.int64).to(dtype)\n",
+        # built on the host already: .to("cpu") returns the tensor itself
+        "import torch\nx = torch.tensor([1]).to('cpu')\n",
+        # linspace computed in int32 is not linspace truncated: dtype= would change the points
+        "import torch\ndef split(n, k):\n    return torch.linspace(0, n, k + 1).to(torch.int)\n",
     )
-    # (the verifier runs on CPU in CI: the fixed examples move to "cpu"; `.cuda()` is the
-    # same edit with device="cuda")
     INVALID = (
         Example(
-            code="import torch\nx = torch.zeros(3, 4).to('cpu')\n",
-            fixed="import torch\nx = torch.zeros(3, 4, device='cpu')\n",
+            code="import torch\nx = torch.zeros(3, 4).to('cuda')\n",
+            fixed="import torch\nx = torch.zeros(3, 4, device='cuda')\n",
         ),
         Example(
-            code="import torch\nmask = torch.ones(8, dtype=torch.bool).to(device='cpu')\n",
-            fixed="import torch\nmask = torch.ones(8, dtype=torch.bool, device='cpu')\n",
+            code="import torch\nmask = torch.ones(8, dtype=torch.bool).to(device='cuda')\n",
+            fixed="import torch\nmask = torch.ones(8, dtype=torch.bool, device='cuda')\n",
         ),
         Example(
-            code="import torch\nidx = torch.tensor([1, 2, 3]).to(torch.device('cpu'))\n",
-            fixed="import torch\nidx = torch.tensor([1, 2, 3], device=torch.device('cpu'))\n",
+            code="import torch\nidx = torch.tensor([1, 2, 3]).to(torch.device('cuda'))\n",
+            fixed="import torch\nidx = torch.tensor([1, 2, 3], device=torch.device('cuda'))\n",
         ),
         Example(
             code="import torch\nacc = torch.zeros(5).to(torch.float64)\n",
@@ -118,6 +127,10 @@ class FactoryThenTransfer(Rule):
         if what is None:
             return
         kind, value = what
+        if kind == "device" and value is not None and _on_the_host(value):
+            return  # .to("cpu") of a tensor built on the host is the tensor itself: no copy
+        if kind == "dtype" and name in _SPACED:
+            return  # points computed in the target dtype are others (an int linspace truncates)
         if kind == "dtype" and "dtype" not in fkw and value in ("torch.float", "torch.float32"):
             return  # float32 is the default: most likely a no-op
         if kind != "device" and "dtype" in fkw:
@@ -177,6 +190,11 @@ class FactoryThenTransfer(Rule):
         if ctx.is_tensor(a):
             return None  # .to(other): both dtype and device of another tensor
         return "unknown", None
+
+
+def _on_the_host(device_text: str) -> bool:
+    """``"cpu"``, ``'cpu:0'``, ``torch.device("cpu")``: where the factory builds anyway."""
+    return re.fullmatch(r"""(torch\.device\()?\s*["']cpu(:\d+)?["']\s*\)?""", device_text) is not None
 
 
 RULE = FactoryThenTransfer()
