@@ -58,7 +58,7 @@ _DTYPE_ALIASES = {"double": "float64", "single": "float32", "half": "float16", "
 
 # numpy functions whose result is always a plain ndarray, of rank 1 or more
 _RANKED = frozenset("""
-    stack concatenate vstack hstack column_stack row_stack ascontiguousarray atleast_1d
+    stack concatenate vstack hstack column_stack ascontiguousarray atleast_1d
     arange linspace logspace geomspace eye identity tri diag random.permutation
     """.split())
 # ... always an ndarray, rank unknown (0-d possible: ``np.array(1.5)``, ``np.copy(2.0)``)
