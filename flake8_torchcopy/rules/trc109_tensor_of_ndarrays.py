@@ -48,7 +48,7 @@ class TensorOfNdarrays(Rule):
         "only. For `torch.as_tensor` and the legacy constructors the result shares the "
         "temporary array's memory, which `resize_()` cannot grow, and an integer legacy "
         "constructor raises for float arrays in torch only: unsafe. Unsafe too inside "
-        "TorchScript, where the module may set a default device or replace `torch.tensor`."
+        "TorchScript, and where the module may set a default device or replace `torch.tensor`."
     )
     triggers = (("numpy", "tensor"), ("numpy", "Tensor"))
     function_triggers = (("tensor(",), ("Tensor(",))
