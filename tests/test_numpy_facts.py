@@ -70,6 +70,9 @@ NOT_ARRAYS = [
     "np.zeros(3)[0]", "np.abs(np.array(1.0))", "np.zeros(3) + t", "t + np.zeros(3)", "np.zeros(3) * n", "np.zeros(3) @ np.ones(3)",
     "np.asanyarray(np.zeros(3))", "np.zeros_like(np.zeros(3))", "np.array([1], like=np.zeros(1))",
     "np.zeros(*shape)", "u.numpy()", "np.zeros(3).sum()", "np.zeros(3).tolist()",
+    # functions that dispatch on their arguments (__array_function__): a duck array's own type
+    "np.stack([u, u])", "np.stack(shape)", "np.concatenate([np.zeros(3), u])", "np.clip(np.zeros(3), u, 1)",
+    "np.linspace(u, 1, 3)", "np.copy(u)", "np.exp(u)",
 ]
 SETUP = "import numpy as np\nimport torch\nx = torch.ones(2, 3)\nt = torch.ones(3)\nn = None\nshape = (3,)\nu = object()\n"
 
@@ -133,6 +136,30 @@ def test_dtype_names(name):
     assert np.dtype(getattr(np, name)) == np.dtype(canonical)
     if name in numpyish.DTYPES:
         assert np.dtype(name) == np.dtype(canonical)
+
+
+def test_dispatching_functions_give_a_duck_arrays_type():
+    class Duck:
+        def __array_function__(self, func, types, args, kwargs):
+            return "duck"
+
+        def __array_ufunc__(self, ufunc, method, *args, **kwargs):
+            return "duck"
+
+    d = Duck()
+    for name, call in numpyish._DISPATCHING.items():
+        f = getattr(np, name)
+        args = {"linspace": (d, d), "logspace": (d, d), "geomspace": (d, d), "clip": (d, 0, 1)}.get(
+            name, ([d, d],) if name in ("stack", "concatenate", "vstack", "hstack", "column_stack") else (d,))
+        assert f(*args) == "duck", name
+    assert np.exp(d) == "duck"
+    # the factories the analysis trusts without looking at their arguments do not dispatch
+    for expr in ("np.array(d)", "np.asarray(d)", "np.zeros(3)", "np.full(3, d)"):
+        try:
+            value = eval(expr, {"np": np, "d": d})  # noqa: S307
+        except Exception:  # noqa: BLE001 - raising is fine: no value
+            continue
+        assert type(value) is np.ndarray, expr
 
 
 def test_np_load_is_not_always_an_array(tmp_path):

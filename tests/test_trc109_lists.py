@@ -46,7 +46,7 @@ REPORTED = [
         for x in xs:
             if x is None:
                 continue
-            out.append(np.stack([x, x]))
+            out.append(np.stack([np.asarray(x), np.asarray(x)]))
         return torch.tensor(out)
     """,
     # literal and comprehension
@@ -76,6 +76,8 @@ QUIET = [
     "def f(n):\n    return torch.tensor([np.zeros(3) * n])\n",
     "y = torch.tensor([*[np.zeros(3)], np.zeros(3)])\n",
     "y = torch.tensor([])\n",
+    # np.stack of unknown values may be a duck array's (cupy, dask: __array_function__)
+    "def f(x):\n    return torch.tensor([np.stack([x, x]), np.stack([x, x])])\n",
     # the list may be filled or changed where the analysis does not look
     "def f(xs):\n    out = [np.zeros(3)]\n    alias = out\n    alias.append(torch.ones(3))\n    return torch.tensor(out)\n",
     "def f(xs):\n    out = []\n    for x in xs:\n        out.append(np.zeros(3))\n    g(out)\n    return torch.tensor(out)\n",

@@ -9,8 +9,10 @@ purpose: ``np.load`` (an ``NpzFile`` for ``.npz``, any object with ``allow_pickl
 functions that return numpy scalars for some arguments (``np.random.rand()``,
 ``np.sum(a)``, arithmetic on 0-d arrays: ``np.array(1.5) * 2`` is a ``numpy.float64``),
 ``np.where(cond)`` (a tuple), ``np.asanyarray`` and the ``*_like`` factories (they keep
-subclasses), calls with ``like=``/``subok=``, and anything combined with a value of
-unknown kind (``a + t`` of a tensor ``t`` is a tensor).
+subclasses), calls with ``like=``/``subok=``, functions that hand over to an argument's
+``__array_function__``/``__array_ufunc__`` (``np.stack``, ``np.exp``...) unless those
+arguments are proven arrays or numbers (a cupy or dask array gives its own type back), and
+anything combined with a value of unknown kind (``a + t`` of a tensor ``t`` is a tensor).
 
 An :class:`Array` also says what the analysis knows of its dtype (a numpy dtype name, in
 native byte order) and rank, which decide whether ``np.array(lst)`` is exactly ``lst``
@@ -85,6 +87,36 @@ _ARRAY_METHODS = frozenset("reshape transpose squeeze swapaxes".split())
 _FLAT_METHODS = frozenset("flatten ravel".split())
 
 
+# functions that hand over to an argument's ``__array_function__``/``__array_ufunc__`` (cupy,
+# dask, jax arrays give their own type back): the number of leading arguments they dispatch on,
+# which must be proven arrays, numbers or literal lists of those
+_DISPATCHING = {"stack": 1, "concatenate": 1, "vstack": 1, "hstack": 1, "column_stack": 1,
+                "atleast_1d": 99, "diag": 1, "copy": 1, "linspace": 2, "logspace": 2, "geomspace": 2,
+                "clip": 3}
+
+
+def _plain_operand(ev, node: ast.AST) -> bool:
+    """A number, a proven ndarray, or a literal list/tuple (or comprehension) of those: no
+    ``__array_function__`` of another library can take over."""
+    if isinstance(node, ast.Constant):
+        return True
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return all(_plain_operand(ev, e) for e in node.elts)
+    v = ev.cache.get(id(node))
+    if v is None:
+        return False
+    if isinstance(node, ast.ListComp):
+        return v.item is not None and v.item.array is not None
+    return v.array is not None or (v.kind == NOT and v.mono is not None and v.elems is None)
+
+
+def _dispatch_ok(ev, node: ast.Call, name: str) -> bool:
+    n = _DISPATCHING.get(name, 1 if name in _ELEMENTWISE else 0)
+    relevant = list(node.args[:n]) + [k.value for k in node.keywords if k.arg in (
+        "a", "v", "arys", "arrays", "tup", "x", "start", "stop", "a_min", "a_max", "min", "max")]
+    return all(_plain_operand(ev, a) for a in relevant)
+
+
 def dtype_name(ev, node: Optional[ast.AST]) -> Optional[str]:
     """The numpy dtype ``node`` names: ``np.float32``, ``numpy.int64``, ``"float32"``; None
     for anything else (``float``, ``">f4"``, a name)."""
@@ -123,6 +155,8 @@ def call(ev, node: ast.Call, q: str, args: List[Value]) -> Value:
     name = q[6:]
     if any(isinstance(a, ast.Starred) for a in node.args) or any(
             k.arg is None or k.arg in ("like", "subok", "out") for k in node.keywords):
+        return NOT_VALUE
+    if not _dispatch_ok(ev, node, name):
         return NOT_VALUE
     dtype_kw = _keyword(node, "dtype")
     dtype = dtype_name(ev, dtype_kw.value) if dtype_kw is not None else None
