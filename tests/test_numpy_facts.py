@@ -59,6 +59,9 @@ ARRAYS = [
     "np.arange(3) + 1", "np.arange(3) * 1.5", "np.arange(3) // 2", "np.arange(3) % 2",
     "np.zeros((2, 3)) - np.ones(3)", "2 * np.ones(3, dtype=np.float16)", "1.0 - np.zeros(3, dtype=np.float32)",
     "np.zeros(3, dtype=np.int32) + 1", "np.zeros(3, dtype=np.float64) + np.zeros(3, dtype=np.float64)",
+    # rows of arrays of rank >= 2
+    "[r for r in np.zeros((2, 3), dtype=np.float32)][0]", "list(np.ones((2, 3, 4)))[1]",
+    "[r for r in torch.ones(2, 3).numpy()][0]",
     # tensors to numpy
     "x.numpy()", "x.detach().cpu().numpy()", "torch.tensor(2.0).numpy()",
 ]
@@ -69,7 +72,7 @@ NOT_ARRAYS = [
     "np.array(1.5) * 2", "np.sum(np.zeros(3))", "np.mean(np.zeros(3))", "np.where(np.zeros(3) > 0)",
     "np.zeros(3)[0]", "np.abs(np.array(1.0))", "np.zeros(3) + t", "t + np.zeros(3)", "np.zeros(3) * n", "np.zeros(3) @ np.ones(3)",
     "np.asanyarray(np.zeros(3))", "np.zeros_like(np.zeros(3))", "np.array([1], like=np.zeros(1))",
-    "np.zeros(*shape)", "u.numpy()", "np.zeros(3).sum()", "np.zeros(3).tolist()",
+    "np.zeros(*shape)", "u.numpy()", "[r for r in np.zeros(3)][0]", "[r for r in np.array(u)][0]", "np.zeros(3).sum()", "np.zeros(3).tolist()",
     # functions that dispatch on their arguments (__array_function__): a duck array's own type
     "np.stack([u, u])", "np.stack(shape)", "np.concatenate([np.zeros(3), u])", "np.clip(np.zeros(3), u, 1)",
     "np.linspace(u, 1, 3)", "np.copy(u)", "np.exp(u)",

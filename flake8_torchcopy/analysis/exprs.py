@@ -202,6 +202,8 @@ class Evaluator:
     def element_of(self, v: Value) -> Value:
         if v.item is not None:
             return v.item
+        if v.array is not None:
+            return numpyish.row_of(v.array)
         if is_tensorish(v):
             if v.sizes:
                 return sem.index_layout(v, 1)

@@ -28,7 +28,7 @@ import ast
 from dataclasses import dataclass
 from typing import List, Optional
 
-from .values import NOT, NOT_VALUE, TENSOR, Value, join
+from .values import NOT, NOT_VALUE, TENSOR, UNKNOWN_VALUE, Value, join
 
 
 @dataclass(frozen=True)
@@ -252,6 +252,14 @@ def method(recv: Value, node: ast.Call, m: str, ev) -> Optional[Value]:
     if m in _ARRAY_METHODS:
         return array_value(a.dtype)
     return None
+
+
+def row_of(a: Array) -> Value:
+    """What iterating an array yields: arrays of one dim less when it has two or more (the
+    items of a 1-d array are numpy scalars)."""
+    if a.ndim is not None and a.ndim >= 2:
+        return array_value(a.dtype, a.ndim - 1)
+    return UNKNOWN_VALUE
 
 
 _ARITH = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod)

@@ -67,22 +67,22 @@ class TensorOfNdarrays(Rule):
     )
     INVALID = (
         Example(
-            code="import numpy as np\nimport torch\nrows = [np.zeros(64, dtype=np.float32) for _ in range(256)]\n"
-                 "y = torch.tensor(rows)\n",
-            fixed="import numpy as np\nimport torch\nrows = [np.zeros(64, dtype=np.float32) for _ in range(256)]\n"
-                  "y = torch.tensor(np.array(rows))\n",
+            code="import numpy as np\nimport torch\nx = torch.randn(256, 64)\n"
+                 "y = torch.tensor([r for r in x.detach().numpy()])\n",
+            fixed="import numpy as np\nimport torch\nx = torch.randn(256, 64)\n"
+                  "y = torch.tensor(np.array([r for r in x.detach().numpy()]))\n",
             verify=("torch.tensor([r for r in x.detach().numpy()])",
                     "torch.tensor(np.array([r for r in x.detach().numpy()]))"),
-            inputs={"x": "tensor:rank=2,dtype=float32|float64"},
+            inputs={"x": "tensor:rank=2"},
             unsafe=True,
-            note="the comprehension may be empty (torch.tensor([]) is float32, np.array([]) float64)",
+            note="the comprehension may be empty (torch.tensor([]) is float32, np.array([]) float64), "
+                 "and the rows' dtype is the tensor's, not followed",
         ),
         Example(
-            code="import numpy as np\nimport torch\na = np.zeros(4)\nb = np.ones(4)\ny = torch.tensor([a, b])\n",
-            fixed="import numpy as np\nimport torch\na = np.zeros(4)\nb = np.ones(4)\ny = torch.tensor(np.array([a, b]))\n",
-            verify=("torch.tensor([np.zeros(n), np.ones(n)])",
-                    "torch.tensor(np.array([np.zeros(n), np.ones(n)]))"),
-            inputs={"n": "int:0..4"},
+            code="import numpy as np\nimport torch\ny = torch.tensor([np.zeros(4), np.ones(4)])\n",
+            fixed="import numpy as np\nimport torch\ny = torch.tensor(np.array([np.zeros(4), np.ones(4)]))\n",
+            verify=("torch.tensor([np.zeros(4), np.ones(4)])",
+                    "torch.tensor(np.array([np.zeros(4), np.ones(4)]))"),
         ),
         Example(
             code="import numpy as np\nimport torch\n\ndef batch(samples, device):\n    feats = []\n"
@@ -92,11 +92,8 @@ class TensorOfNdarrays(Rule):
                   "    for s in samples:\n        feats.append(s.detach().cpu().numpy())\n"
                   "    return torch.tensor(np.array(feats), device=device)\n",
             unsafe=True,
-            verify=("torch.tensor([s.detach().cpu().numpy() for s in x.unbind(0)])",
-                    "torch.tensor(np.array([s.detach().cpu().numpy() for s in x.unbind(0)]))"),
-            inputs={"x": "tensor:rank=2..3"},
-            note="the tensors' dtype and rank are not known (a 0-d array, or a (0, 3) one, "
-                 "behaves otherwise)",
+            note="the tensors' dtype and rank are not known (0-d arrays, or (0, 3)-shaped ones, "
+                 "behave otherwise) and the list may be empty",
         ),
         Example(
             code="import numpy as np\nimport torch\nx = np.arange(6.0)\ny = torch.FloatTensor([x, x * 2])\n",
