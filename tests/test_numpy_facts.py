@@ -106,6 +106,8 @@ def test_arrays_are_plain_ndarrays_of_the_claimed_dtype_and_rank(expr):
         assert value.ndim == a.ndim, (expr, value.ndim, a.ndim)
     if a.ranked:
         assert value.ndim >= 1, expr
+    if a.filled:
+        assert value.ndim == 0 or min(value.shape) >= 1, (expr, value.shape)
 
 
 @pytest.mark.parametrize("expr", NOT_ARRAYS)
@@ -177,7 +179,7 @@ DTYPES = ["float32", "float64", "float16", "int64", "int32", "uint8", "bool", "c
 
 
 def _same(a, b):
-    return a.dtype == b.dtype and a.shape == b.shape and torch.equal(a, b)
+    return a.dtype == b.dtype and a.shape == b.shape and a.stride() == b.stride() and torch.equal(a, b)
 
 
 def _outcome(f):
@@ -192,15 +194,18 @@ def test_one_dtype_1d_arrays_give_the_same_tensor(dtype):
     rng = np.random.default_rng(0)
     float_targets = [None, torch.float32, torch.float64, torch.float16, torch.bfloat16]
     for n in (1, 2, 5):
-        for m in (0, 1, 4):
+        for m in (1, 4):
             lst = [(rng.standard_normal(m) * 50).astype(dtype) for _ in range(n)]
             for target in float_targets:
                 kw = {} if target is None else {"dtype": target}
                 if dtype == "complex64" and target is not None:
                     continue
                 assert _same(torch.tensor(lst, **kw), torch.tensor(np.array(lst), **kw)), (dtype, n, m, target)
-    # an empty list: the same only with a dtype
-    assert _same(torch.tensor([], dtype=torch.float64), torch.tensor(np.array([]), dtype=torch.float64))
+    # zero-length arrays, an empty list (even with a dtype): other strides
+    empty = [np.zeros(0, dtype=dtype)] * 2
+    assert torch.tensor(empty).stride() == (1, 1) and torch.tensor(np.array(empty)).stride() == (0, 0)
+    assert torch.tensor([], dtype=torch.float64).stride() == (1,)
+    assert torch.tensor(np.array([]), dtype=torch.float64).stride() == (0,)
     # ragged lengths: the same exception type
     ragged = [np.zeros(2, dtype=dtype), np.zeros(3, dtype=dtype)]
     assert _outcome(lambda: torch.tensor(ragged)) is _outcome(lambda: torch.tensor(np.array(ragged))) is ValueError
@@ -247,7 +252,7 @@ def test_torch_warns_for_a_list_of_ndarrays():
 
 
 def test_the_safe_fixes_are_the_exact_cases():
-    src = "import numpy as np\nimport torch\na = np.zeros(3, dtype=np.float32)\n"
+    src = "import numpy as np\nimport torch\na = np.zeros(3, dtype=np.float32)\nn = len(a) - 3\n"
     cases = {
         "torch.tensor([a, a])": True,
         "torch.tensor([a, a], dtype=torch.float64, device='cpu')": True,
@@ -258,7 +263,10 @@ def test_the_safe_fixes_are_the_exact_cases():
         "torch.as_tensor([a, a])": False,
         "torch.Tensor([a, a])": False,
         "torch.tensor([r for r in [a, a]])": False,
-        "torch.tensor([r for r in [a, a]], dtype=torch.float32)": True,
+        "torch.tensor([r for r in [a, a]], dtype=torch.float32)": False,  # may be empty
+        "torch.tensor([a, np.zeros(n, dtype=np.float32)])": False,  # n may be 0
+        "torch.tensor([a, np.zeros(0, dtype=np.float32)])": False,
+        "torch.tensor([a * 2, np.ones(3, dtype=np.float32) / 4])": True,
     }
     for expr, safe in cases.items():
         findings = [f for f in lint_source(src + f"y = {expr}\n") if f.code == "TRC109"]

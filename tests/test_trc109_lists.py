@@ -125,6 +125,11 @@ def test_numpy_under_its_own_name_and_no_fix_without_numpy():
     assert finding.fix is None
 
 
+def test_a_tuple_is_reported_without_a_fix():
+    (f,) = trc109("y = torch.tensor((np.zeros(2), np.ones(2)))\n")
+    assert f.fix is None
+
+
 def test_append_lists_get_unsafe_fixes_literal_lists_of_known_1d_arrays_safe_ones():
     (f,) = trc109(REPORTED[0])
     assert f.fix is not None and not f.fix.safe  # may be empty

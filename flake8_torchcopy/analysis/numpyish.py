@@ -34,20 +34,32 @@ from .values import NOT, NOT_VALUE, TENSOR, UNKNOWN_VALUE, Value, join
 @dataclass(frozen=True)
 class Array:
     """A ``numpy.ndarray``: ``dtype`` its numpy dtype name when known (native byte order),
-    ``ndim`` its rank when known, ``ranked`` whether its rank is known to be 1 or more."""
+    ``ndim`` its rank when known, ``ranked`` whether its rank is known to be 1 or more,
+    ``filled`` whether every dim is known to be 1 or more (no zero-size dim)."""
 
     dtype: Optional[str] = None
     ndim: Optional[int] = None
     ranked: bool = False
+    filled: bool = False
 
     def join(self, other: "Array") -> "Array":
         return Array(self.dtype if self.dtype == other.dtype else None,
                      self.ndim if self.ndim == other.ndim else None,
-                     self.ranked and other.ranked)
+                     self.ranked and other.ranked, self.filled and other.filled)
 
 
-def array_value(dtype: Optional[str] = None, ndim: Optional[int] = None, ranked: bool = False) -> Value:
-    return Value(NOT, array=Array(dtype, ndim, ranked or (ndim is not None and ndim >= 1)))
+def array_value(dtype: Optional[str] = None, ndim: Optional[int] = None, ranked: bool = False,
+                filled: bool = False) -> Value:
+    return Value(NOT, array=Array(dtype, ndim, ranked or (ndim is not None and ndim >= 1), filled))
+
+
+def _positive(node: Optional[ast.AST]) -> bool:
+    """An int literal of 1 or more, or a literal tuple/list of those (sizes with no zero)."""
+    if isinstance(node, ast.Constant):
+        return type(node.value) is int and node.value >= 1
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return all(_positive(e) for e in node.elts)
+    return False
 
 
 # dtype names numpy attributes and strings stand for (native byte order)
@@ -168,7 +180,7 @@ def call(ev, node: ast.Call, q: str, args: List[Value]) -> Value:
             dtype = "float64"
         elif len(node.args) > (2 if name == "full" else 1):
             dtype = None  # a positional dtype: not followed
-        return array_value(dtype, rank)
+        return array_value(dtype, rank, filled=_positive(node.args[0]))
     if name in _RANKED:
         if name in _FLOAT64_DEFAULT and dtype_kw is None:
             dtype = "float64" if len(node.args) == 1 and name == "identity" or (
@@ -190,18 +202,18 @@ def call(ev, node: ast.Call, q: str, args: List[Value]) -> Value:
         src = args[0]
         a = src.array
         if a is not None and dtype_kw is None:  # np.array(arr): the same dtype and rank
-            return array_value(a.dtype if name != "copy" else a.dtype, a.ndim, a.ranked)
+            return array_value(a.dtype, a.ndim, a.ranked, a.filled)
         if isinstance(first, (ast.List, ast.Tuple, ast.ListComp)):
             return array_value(dtype, None, ranked=True)  # a sequence: rank 1 or more
         if a is not None:
-            return array_value(dtype, a.ndim, a.ranked)
+            return array_value(dtype, a.ndim, a.ranked, a.filled)
         return array_value(dtype)
     if name in _RANDOM_DIMS:
         if not node.args or node.keywords:
             return NOT_VALUE  # np.random.rand() is a float
         if not all(_shape_rank(a, v) == 1 for a, v in zip(node.args, args)):
             return NOT_VALUE
-        return array_value("float64", len(node.args))
+        return array_value("float64", len(node.args), filled=all(_positive(a) for a in node.args))
     if name in _RANDOM_SIZED:
         pos = _RANDOM_SIZED[name]
         size_kw = _keyword(node, "size")
@@ -218,11 +230,11 @@ def call(ev, node: ast.Call, q: str, args: List[Value]) -> Value:
                 and all(k.arg == "size" or isinstance(k.value, ast.Constant) for k in node.keywords) else None
         else:
             dtype = None
-        return array_value(dtype, rank)
+        return array_value(dtype, rank, filled=_positive(size))
     if name in _ELEMENTWISE and args and args[0].array is not None and args[0].array.ranked:
         a = args[0].array
         return array_value(a.dtype if name in ("abs", "absolute", "negative", "clip", "square")
-                           and len(node.args) <= 3 and not node.keywords else None, a.ndim, True)
+                           and len(node.args) <= 3 and not node.keywords else None, a.ndim, True, a.filled)
     return NOT_VALUE
 
 
@@ -232,7 +244,9 @@ def method(recv: Value, node: ast.Call, m: str, ev) -> Optional[Value]:
     if m == "numpy":
         if recv.kind == TENSOR and not node.args and not node.keywords:
             ndim = len(recv.sizes) if recv.sizes is not None else None
-            return array_value(None, ndim)  # the tensor's dtype, not followed
+            filled = recv.sizes is not None and all(
+                m is not None and not m.powers and m.coef >= 1 for m in recv.sizes)
+            return array_value(None, ndim, filled=filled)  # the tensor's dtype, not followed
         return None
     a = recv.array
     if a is None or any(isinstance(x, ast.Starred) for x in node.args) \
@@ -244,11 +258,12 @@ def method(recv: Value, node: ast.Call, m: str, ev) -> Optional[Value]:
         dt = node.args[0] if node.args else _keyword(node, "dtype").value  # type: ignore[union-attr]
         if any(k.arg == "subok" for k in node.keywords):
             return None
-        return array_value(dtype_name(ev, dt), a.ndim, a.ranked)
+        return array_value(dtype_name(ev, dt), a.ndim, a.ranked, a.filled)
     if m in _SAME_RANK_METHODS:
-        return array_value(a.dtype if not node.args and not node.keywords else None, a.ndim, a.ranked)
+        return array_value(a.dtype if not node.args and not node.keywords else None, a.ndim, a.ranked,
+                           a.filled)
     if m in _FLAT_METHODS:
-        return array_value(a.dtype, 1)
+        return array_value(a.dtype, 1, filled=a.filled)
     if m in _ARRAY_METHODS:
         return array_value(a.dtype)
     return None
@@ -258,7 +273,7 @@ def row_of(a: Array) -> Value:
     """What iterating an array yields: arrays of one dim less when it has two or more (the
     items of a 1-d array are numpy scalars)."""
     if a.ndim is not None and a.ndim >= 2:
-        return array_value(a.dtype, a.ndim - 1)
+        return array_value(a.dtype, a.ndim - 1, filled=a.filled)
     return UNKNOWN_VALUE
 
 
@@ -285,7 +300,7 @@ def binop(op: ast.operator, left: Value, right: Value, nodes) -> Optional[Value]
             return None  # anything else (a tensor makes a tensor)
     arrays = [a for k, a in sides if k == "array"]
     ndim = max(a.ndim for a in arrays) if all(a.ndim is not None for a in arrays) else None
-    return array_value(_result_dtype(op, sides), ndim, ranked=True)
+    return array_value(_result_dtype(op, sides), ndim, ranked=True, filled=all(a.filled for a in arrays))
 
 
 _FLOATS = frozenset({"float16", "float32", "float64"})

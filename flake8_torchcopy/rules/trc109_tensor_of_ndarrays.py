@@ -38,13 +38,15 @@ class TensorOfNdarrays(Rule):
     fix_safety = (
         "The fix wraps the list: `torch.tensor(np.array(lst))`, with the module's own name for "
         "numpy (no fix where numpy is not imported). Checked with torch 2.13 and numpy 2: it is "
-        "exact for `torch.tensor` when every array is 1-d and all have one known dtype, and the "
-        "list is not empty or `dtype=` names a floating dtype. Otherwise it is unsafe: arrays "
+        "exact for `torch.tensor` of a list literal of 1-d arrays of one known dtype and a known "
+        "non-zero length (`np.zeros(16)`, `np.ones(4, dtype=np.float32) * 2`), with no `dtype=` "
+        "or a floating one. Otherwise it is unsafe: arrays "
         "of mixed dtypes promote differently (`np.array` of int64 and float32 arrays is float64, "
         "torch makes float32; bool with int raises in torch only); 0-d arrays raise in torch "
         "only; arrays of different ranks raise TypeError in torch but ValueError in numpy; a "
-        "2-d array of shape (0, 3) loses its last dim in torch only; an empty list is float32 "
-        "for torch and float64 for numpy; `dtype=torch.int64` raises for float arrays in torch "
+        "2-d array of shape (0, 3) loses its last dim in torch only; zero-length arrays give "
+        "strides (1, 1) in torch and (0, 0) through numpy; an empty list is float32 for torch "
+        "and float64 for numpy (with `dtype=`, strides (1,) against (0,)); `dtype=torch.int64` raises for float arrays in torch "
         "only. For `torch.as_tensor` and the legacy constructors the result shares the "
         "temporary array's memory, which `resize_()` cannot grow, and an integer legacy "
         "constructor raises for float arrays in torch only: unsafe. Unsafe too inside "
@@ -122,7 +124,9 @@ class TensorOfNdarrays(Rule):
         np_name = ctx.module_name("numpy")
         fix = None
         shown = f"{np_name or 'np'}.array({short(ctx.text(arg))})"
-        if np_name is not None:
+        # (a tuple argument gets no fix: LibCST's span of a parenthesized tuple is not ast's,
+        # and torchcopy-fix refuses the edit)
+        if np_name is not None and not isinstance(arg, ast.Tuple):
             safe = self.unsafe_reason(ctx, node, q, arrays, isinstance(arg, (ast.List, ast.Tuple))) is None
             replacement = code(f"{np_name}.array(", hole(ctx, arg), ")")
             fix = replace_fix(ctx, arg, replacement, safe, f"Wrap the list in `{np_name}.array(...)`")
@@ -143,13 +147,12 @@ class TensorOfNdarrays(Rule):
             return "other keywords"
         if len({a.dtype for a in arrays}) != 1 or arrays[0].dtype is None:
             return "the arrays' dtypes are not known to be one"
-        if any(a.ndim != 1 for a in arrays):
-            return "the arrays are not known to be 1-d"
-        if "dtype" in kw:
-            if ctx.qualname(kw["dtype"].value) not in _FLOAT_DTYPES:
-                return "dtype= is not known to be a floating dtype"
-        elif not literal:
+        if any(a.ndim != 1 or not a.filled for a in arrays):
+            return "the arrays are not known to be 1-d and non-empty"
+        if not literal:
             return "the list may be empty"
+        if "dtype" in kw and ctx.qualname(kw["dtype"].value) not in _FLOAT_DTYPES:
+            return "dtype= is not known to be a floating dtype"
         return None
 
 
