@@ -360,7 +360,7 @@ CASES = {
     "set_default_dtype sets no device": ("TRC112", "safe", """
         import torch
         torch.set_default_dtype(torch.float64)
-        x = torch.ones(4).to("cpu")
+        x = torch.ones(4).to("cuda")
         """),
     "a device name spelled in pieces": ("TRC101", "unsafe", """
         import torch
@@ -440,9 +440,9 @@ def test_requires_grad_before_a_keyword_with_side_effects_gets_no_fix():
 def test_keyword_only_factory_is_fixed_from_its_own_text():
     from flake8_torchcopy import fix_source
 
-    src = "import torch\nx = torch.zeros(size=(3,)).to('cpu')\ny = torch.zeros(3,).to('cpu')\n"
-    assert fix_source(src) == ("import torch\nx = torch.zeros(size=(3,), device='cpu')\n"
-                               "y = torch.zeros(3, device='cpu')\n")
+    src = "import torch\nx = torch.zeros(size=(3,)).to('cuda')\ny = torch.zeros(3,).to('cuda')\n"
+    assert fix_source(src) == ("import torch\nx = torch.zeros(size=(3,), device='cuda')\n"
+                               "y = torch.zeros(3, device='cuda')\n")
 
 
 def test_nested_copies_compose_to_the_simplest_exact_form(tmp_path):

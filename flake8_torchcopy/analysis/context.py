@@ -10,6 +10,7 @@ import ast
 from typing import List, Optional, Sequence, Tuple
 
 from ..finding import Fix
+from . import numpyish
 from .symbolic import Mono
 from .values import ANNOTATED, NOT, TENSOR, UNKNOWN_VALUE, Value
 from .views import NOT_JUDGED, ViewJudgement, judge_view
@@ -105,6 +106,29 @@ class Context:
             if v.qualname == "torch":
                 return name
         return None
+
+    def arrays_in(self, node: ast.AST) -> "Optional[List[numpyish.Array]]":
+        """What the analysis knows of the numpy arrays a list or tuple holds, when it proves
+        that every item is a ``numpy.ndarray``: one :class:`~.numpyish.Array` per item of a
+        literal, one for all items of a list built by a comprehension or by appends."""
+        return numpyish.list_of_arrays(self.value(node))
+
+    def module_name(self, qualname: str) -> Optional[str]:
+        """A name bound to the module ``qualname`` here (``np`` for ``"numpy"``), for fixes."""
+        if self._w.lookup(qualname).qualname == qualname:
+            return qualname
+        for name, v in list(self._w.env.items()) + list(self._w.outer.items()):
+            if v.qualname == qualname and self._w.lookup(name).qualname == qualname:
+                return name
+        return None
+
+    def local_list(self, name: ast.Name, constructors) -> bool:
+        """Is the list ``name`` holds one the analysis has seen filled in full: bound only to
+        fresh lists in its scope, read only by ``.append`` statements, ``len``, tests,
+        iteration and calls ``constructors(call)`` accepts (:func:`.numpyish.list_stays_local`)?"""
+        scope = numpyish.enclosing_scope(self._w.tree, name)
+        text = self.source if isinstance(scope, ast.Module) else self.text(scope)
+        return numpyish.list_stays_local(scope, name.id, text, constructors)
 
     # --- text ---------------------------------------------------------------
     def start(self, node: ast.AST) -> int:

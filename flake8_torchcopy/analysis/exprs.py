@@ -15,6 +15,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..source import SourceIndex
 from . import layout as L
+from . import numpyish
 from . import pipelines
 from . import torchapi as api
 from . import torchsem as sem
@@ -223,6 +224,8 @@ class Evaluator:
     def element_of(self, v: Value) -> Value:
         if v.item is not None:
             return v.item
+        if v.array is not None:
+            return numpyish.row_of(v.array)
         if is_tensorish(v):
             if v.sizes:
                 return sem.index_layout(v, 1)
@@ -412,6 +415,9 @@ class Evaluator:
 
     def e_ListComp(self, node):
         self.comprehension(node, [node.elt])
+        elt = self.cache.get(id(node.elt))
+        if isinstance(node, ast.ListComp) and elt is not None and elt.array is not None:
+            return Value(NOT, item=elt)  # a list of arrays (numpyish)
         return NOT_VALUE
 
     e_SetComp = e_ListComp
@@ -483,6 +489,10 @@ class Evaluator:
 
     def binop(self, op, left: Value, right: Value, inplace: bool = False,
               nodes: Tuple[Optional[ast.AST], Optional[ast.AST]] = (None, None)) -> Value:
+        if (left.array is not None or right.array is not None) and not inplace:
+            arr = numpyish.binop(op, left, right, nodes)
+            if arr is not None:
+                return arr
         if isinstance(op, ast.MatMult):
             kinds = (left.kind, right.kind)
             kind = TENSOR if TENSOR in kinds else ANNOTATED if ANNOTATED in kinds else UNKNOWN
@@ -596,9 +606,17 @@ class Evaluator:
         if func.qualname in ("math.floor", "math.ceil") and len(args) == 1:
             return self.rounded_call(node, ceil=func.qualname == "math.ceil")
         if func.qualname is not None:
+            if func.qualname.startswith("numpy."):
+                return numpyish.call(self, node, func.qualname, args)
             return sem.call_qualname(self, node, func.qualname, args)
         if isinstance(node.func, ast.Attribute):
             recv = self.cache.get(id(node.func.value)) or UNKNOWN_VALUE
+            if recv.array is not None or node.func.attr == "numpy":
+                arr = numpyish.method(recv, node, node.func.attr, self)
+                if arr is not None:
+                    return arr
+            elif node.func.attr == "append" and isinstance(node.func.value, ast.Name):
+                numpyish.appended(self, node)
             return sem.call_method(self, node, recv, node.func.attr, args)
         defn = self.module_defs.get(id(func))
         if defn is not None:

@@ -43,8 +43,9 @@ class Value:
     tensors); ``mapped``: for a mapping, what its values are (``state_dict()``).
     """
 
-    __slots__ = ("kind", "qualname", "local_def", "sizes", "strides", "permuted_by",
-                 "mono", "elems", "is_class", "mixed", "item", "mapped", "open_layout", "caveat", "assumes", "serial")
+    __slots__ = ("kind", "qualname", "local_def", "sizes", "strides", "permuted_by", "mono", "elems",
+                 "is_class", "mixed", "item", "mapped", "open_layout", "caveat", "assumes", "array",
+                 "serial")
 
     def __init__(
         self,
@@ -64,6 +65,7 @@ class Value:
         open_layout: Optional[Tuple[Sizes, Strides]] = None,
         caveat: Optional[str] = None,
         assumes: FrozenSet[Sym] = frozenset(),
+        array=None,
     ) -> None:
         self.kind = kind
         self.qualname = qualname
@@ -80,6 +82,7 @@ class Value:
         self.open_layout = open_layout if sizes is None else None
         self.caveat = caveat if kind in (TENSOR, ANNOTATED) else None
         self.assumes = assumes if sizes is not None or self.open_layout is not None else frozenset()
+        self.array = array if kind == NOT else None
         self.serial = next(_serial)
 
     def with_(self, **changes) -> "Value":
@@ -124,6 +127,12 @@ def join(a: Optional[Value], b: Optional[Value]) -> Value:
     mixed = kind == UNKNOWN and {"mixed" if a.mixed else a.kind,
                                  "mixed" if b.mixed else b.kind} <= {TENSOR, NOT, "mixed"}
     same_shape = a.sizes is not None and a.sizes == b.sizes
+    item = join(a.item, b.item) if a.item is not None and b.item is not None else None
+    if item is None and kind == NOT:  # an empty literal and a list of arrays: a list of arrays
+        if a.elems == () and b.item is not None and b.item.array is not None:
+            item = b.item
+        elif b.elems == () and a.item is not None and a.item.array is not None:
+            item = a.item
     return Value(
         kind,
         local_def=a.local_def and b.local_def,
@@ -132,8 +141,9 @@ def join(a: Optional[Value], b: Optional[Value]) -> Value:
         permuted_by=a.permuted_by or b.permuted_by,  # permuted on one path: never assumed contiguous
         mono=a.mono if a.mono is not None and a.mono == b.mono else None,
         mixed=mixed,
-        item=join(a.item, b.item) if a.item is not None and b.item is not None else None,
+        item=item,
         mapped=join(a.mapped, b.mapped) if a.mapped is not None and b.mapped is not None else None,
         caveat=a.caveat or b.caveat,
         assumes=a.assumes | b.assumes,
+        array=a.array.join(b.array) if a.array is not None and b.array is not None else None,
     )

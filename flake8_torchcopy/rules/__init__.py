@@ -15,6 +15,7 @@ RULE_MODULES = (
     "trc106_legacy_constructor",
     "trc107_round_trip",
     "trc108_tensor_of_tensors",
+    "trc109_tensor_of_ndarrays",
     "trc110_transfer_then_detach",
     "trc111_leaf_lost_to_transfer",
     "trc112_factory_then_transfer",

@@ -127,7 +127,8 @@ class FactoryThenTransfer(Rule):
         if what is None:
             return
         kind, value = what
-        if kind == "device" and value is not None and _on_the_host(value):
+        if kind == "device" and value is not None and _on_the_host(value) \
+                and ctx.fix_blocker is None and not ctx.may_replace_torch(name):
             return  # .to("cpu") of a tensor built on the host is the tensor itself: no copy
         if kind == "dtype" and name in _SPACED:
             return  # points computed in the target dtype are others (an int linspace truncates)
