@@ -124,6 +124,12 @@ class TRC108Command(RuleCommand):
     CODES = ("TRC108",)
 
 
+class TRC109Command(RuleCommand):
+    """Apply the fix of TRC109 (tensor-of-ndarrays) only."""
+
+    CODES = ("TRC109",)
+
+
 class TRC110Command(RuleCommand):
     """Apply the fix of TRC110 (transfer-then-detach) only."""
 

@@ -12,6 +12,7 @@ from typing import List, Optional, Sequence, Tuple
 from ..finding import Fix
 from . import numpyish
 from .symbolic import Mono
+from .torchapi import DTYPE_NAMES, LEGACY_CONSTRUCTORS
 from .values import ANNOTATED, NOT, TENSOR, UNKNOWN_VALUE, Value
 from .views import NOT_JUDGED, ViewJudgement, judge_view
 
@@ -66,6 +67,23 @@ class Context:
         """The sizes a ``view``/``reshape``/``expand`` call's arguments stand for: one per
         dim, None for ``-1``; None when they cannot be told (``*sizes``, a tensor)."""
         return self._w.size_args(arg_nodes)
+
+    def legacy_constructor(self, node: ast.AST) -> Optional[str]:
+        """``"FloatTensor"`` when ``node`` names a legacy constructor (``torch.FloatTensor``,
+        ``torch.cuda.FloatTensor``, ``torch.Tensor``...), else None."""
+        q = self.qualname(node)
+        if q is None:
+            return None
+        name = q.rsplit(".", 1)[-1]
+        return name if name in LEGACY_CONSTRUCTORS and q in (f"torch.{name}", f"torch.cuda.{name}") else None
+
+    def is_torch_dtype(self, node: ast.AST) -> Optional[bool]:
+        """True when ``node`` names a torch dtype (``torch.float16``), False when it names
+        something else imported, None when it names nothing known."""
+        q = self.qualname(node)
+        if q is None:
+            return None
+        return q.startswith("torch.") and q[6:] in DTYPE_NAMES
 
     def view_judgement(self, call: ast.Call) -> ViewJudgement:
         """Whether ``x.view(*sizes)`` succeeds, raises (unless which sizes are 1), or is not

@@ -27,6 +27,11 @@ class ViewJudgement:
     unless: Tuple[Tuple[str, ...], ...] = ()
     origin: Optional[str] = None
 
+    @property
+    def raises(self) -> bool:
+        """Proven to raise (unless the sizes named are 1)."""
+        return self.verdict == ILLEGAL
+
 
 NOT_JUDGED = ViewJudgement(UNKNOWN)
 

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import ast
 
-from ..analysis.torchapi import LEGACY_CONSTRUCTORS
 from ._common import short
 from .base import Example, Rule
 
@@ -44,10 +43,7 @@ class LegacyConstructor(Rule):
 
     def check(self, node: ast.Call, ctx) -> None:
         q = ctx.qualname(node.func)
-        if q is None or not q.startswith("torch.") or len(node.args) != 1 or node.keywords:
-            return
-        name = q.rsplit(".", 1)[-1]
-        if name not in LEGACY_CONSTRUCTORS or q not in (f"torch.{name}", f"torch.cuda.{name}"):
+        if q is None or ctx.legacy_constructor(node.func) is None or len(node.args) != 1 or node.keywords:
             return
         arg = node.args[0]
         ctor = q.replace("torch.", "", 1)

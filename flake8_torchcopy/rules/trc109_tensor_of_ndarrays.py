@@ -4,11 +4,10 @@ from __future__ import annotations
 import ast
 from typing import List, Optional
 
-from ..analysis.torchapi import LEGACY_CONSTRUCTORS
 from ._common import code, hole, keywords, replace_fix, short
 from .base import Example, Rule
 
-_CONSTRUCTORS = frozenset({"torch.tensor", "torch.as_tensor"} | {f"torch.{n}" for n in LEGACY_CONSTRUCTORS})
+_FUNCTIONS = frozenset({"torch.tensor", "torch.as_tensor"})
 # dtype= values for which torch.tensor(lst, dtype=D) == torch.tensor(np.array(lst), dtype=D) for
 # every dtype of same-dtype 1-d arrays (checked with torch; integer and bool targets raise for
 # float arrays in one and not the other)
@@ -16,7 +15,9 @@ _FLOAT_DTYPES = frozenset(f"torch.{n}" for n in "float float32 float64 double ha
 
 
 def _constructor(ctx, call: ast.Call) -> bool:
-    return ctx.qualname(call.func) in _CONSTRUCTORS
+    """``torch.tensor``, ``torch.as_tensor`` or a legacy constructor of the host (``torch.Tensor``)."""
+    q = ctx.qualname(call.func)
+    return q in _FUNCTIONS or ctx.legacy_constructor(call.func) is not None and not q.startswith("torch.cuda.")
 
 
 class TensorOfNdarrays(Rule):
@@ -54,8 +55,8 @@ class TensorOfNdarrays(Rule):
         "strides (1, 1) in torch and (0, 0) through numpy; an empty list is float32 for torch "
         "and float64 for numpy (with `dtype=`, strides (1,) against (0,)); `dtype=torch.int64` "
         "raises for float arrays in torch only. For `torch.as_tensor` and the legacy "
-        "constructors the result shares the temporary array's memory, which `resize_()` cannot grow, and an integer legacy "
-        "constructor raises for float arrays in torch only: unsafe. Unsafe too inside "
+        "constructors the result shares the temporary array's memory, which `resize_()` cannot "
+        "grow, and an integer legacy constructor raises for float arrays in torch only: unsafe. Unsafe too inside "
         "TorchScript, and where the module may set a default device or replace `torch.tensor`."
     )
     triggers = (("numpy", "tensor"), ("numpy", "Tensor"))
@@ -113,7 +114,7 @@ class TensorOfNdarrays(Rule):
 
     def check(self, node: ast.Call, ctx) -> None:
         q = ctx.qualname(node.func)
-        if q not in _CONSTRUCTORS or len(node.args) != 1:
+        if not _constructor(ctx, node) or len(node.args) != 1:
             return
         arg = node.args[0]
         if isinstance(arg, ast.Name):

@@ -3,8 +3,6 @@ from __future__ import annotations
 
 import ast
 
-from ..analysis.torchapi import DTYPE_NAMES
-from ..analysis.views import ILLEGAL
 from ..finding import SAFE, UNSAFE, Edit, Fix
 from .base import Example, Rule
 
@@ -148,7 +146,7 @@ class ViewAfterPermute(Rule):
         if len(node.args) == 1 and self.is_dtype(node.args[0], ctx):
             return
         judged = ctx.view_judgement(node)
-        if judged.verdict != ILLEGAL:
+        if not judged.raises:
             return
         unless = " or ".join(" and ".join(f"{name} == 1" for name in names) for names in judged.unless)
         origin = f" after {judged.origin}" if judged.origin else ""
@@ -164,9 +162,9 @@ class ViewAfterPermute(Rule):
 
     @staticmethod
     def is_dtype(arg: ast.AST, ctx) -> bool:
-        q = ctx.qualname(arg)
-        if q is not None:
-            return q.startswith("torch.") and q[6:] in DTYPE_NAMES
+        named = ctx.is_torch_dtype(arg)
+        if named is not None:
+            return named
         if isinstance(arg, ast.Attribute) and arg.attr == "dtype":
             return True
         if isinstance(arg, ast.Name) and "dtype" in arg.id:

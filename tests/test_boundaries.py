@@ -1,0 +1,52 @@
+"""The layers meet where the design says: rules see the analysis only through ``Context``.
+
+A rule module imports nothing of the package but ``context`` (by duck typing: the ``ctx``
+argument), ``finding`` (what a fix is), ``base`` and ``_common``; the analysis imports no
+rule.  Read from the source, so a new import that crosses a boundary fails here."""
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent.parent / "flake8_torchcopy"
+RULE_MAY_IMPORT = {"finding", "analysis.context", "rules.base", "rules._common", "rules"}
+
+
+def _package_imports(path: Path):
+    """The package modules ``path`` imports (dotted, relative to the package)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    here = path.relative_to(PACKAGE).with_suffix("").parts[:-1]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = list(here[:len(here) - node.level + 1])
+                target = ".".join(base + ([node.module] if node.module else []))
+            elif node.module and node.module.startswith("flake8_torchcopy"):
+                target = node.module[len("flake8_torchcopy."):]
+            else:
+                continue
+            yield target
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith("flake8_torchcopy."):
+                    yield alias.name[len("flake8_torchcopy."):]
+
+
+def test_rules_import_only_context_finding_base_and_common():
+    offenders = {}
+    for path in sorted((PACKAGE / "rules").glob("*.py")):
+        bad = sorted(set(_package_imports(path)) - RULE_MAY_IMPORT)
+        if path.name == "__init__.py":
+            bad = [b for b in bad if b != "rules.base"]
+        if bad:
+            offenders[path.name] = bad
+    assert not offenders, offenders
+
+
+def test_the_analysis_imports_no_rule():
+    for path in sorted((PACKAGE / "analysis").glob("*.py")):
+        assert not [m for m in _package_imports(path) if m.startswith("rules")], path.name
+
+
+def test_the_import_reader_sees_imports():
+    """The check above can fail: it finds the imports this very pattern would flag."""
+    found = set(_package_imports(PACKAGE / "analysis" / "context.py"))
+    assert "finding" in found and "analysis.views" in found
