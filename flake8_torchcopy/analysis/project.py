@@ -1,0 +1,321 @@
+"""Summaries across the modules of a project: what the functions a module imports from its
+own package return.
+
+A call of a function the linted file imports from its own package (``from .utils import
+make``, ``from ..ops.boxes import make``, ``from toppkg.utils import make``, ``import
+toppkg.utils as u; u.make()``) is a tensor when the function's module, found on disk,
+defines it once and every ``return`` of it is a torch constructor
+(:func:`.summaries.returns_tensor`, with that module's own imports).  A name the module
+re-exports (``from .impl import make`` in an ``__init__.py``) is followed to where it is
+defined, at most :data:`MAX_DEPTH` modules away, never around a cycle.
+
+The package is found on disk from the linted file: its directory and the directories above
+it that hold an ``__init__.py``; the directory above the topmost is the root that absolute
+imports of that top package resolve from.  Everything else is unknown: a file outside a
+package, an import of another top-level package (a same-named module elsewhere is never
+taken for it), a namespace package, a module that fails to read or parse, a name the module
+binds more than once or may bind unseen (:func:`.summaries.bound_once`: a star import,
+``exec``, ``globals()``, ``sys.modules``...), a name bound by anything but a ``def`` or a
+``from`` import, a package ``__init__`` that binds the name of the submodule a dotted name
+goes through, a function a submodule of the same name may shadow.
+
+The value carries :data:`~.values.OTHER_MODULE`: the module may change without the linted
+file changing, or be another module at run time than the one on disk, so a fix that rests on
+it is unsafe; the report stands.
+
+Cost: nothing is looked at until the walker evaluates a call of such a function.  Module
+files are read and parsed (``ast`` only) once per process, cached by path, modification time
+and size; each answer is cached per (module, name).
+"""
+from __future__ import annotations
+
+import ast
+import os
+from typing import Dict, Optional, Set, Tuple
+
+from .summaries import ModuleNames, bound_once, returns_tensor
+from .values import OTHER_MODULE, TENSOR, Value
+
+#: how many modules a name is followed through (re-exports), the first included
+MAX_DEPTH = 6
+
+_Key = Tuple[str, str]  # (root directory, dotted module name)
+
+
+class _Module:
+    """A module file of the project, parsed: its tree, its bindings, the names its
+    ``from`` imports and ``def`` statements bind at module level, and a resolver of the
+    torch names its functions use."""
+
+    def __init__(self, path: str, source: str, tree: ast.Module) -> None:
+        self.path = path
+        self.tree = tree
+        self.names = ModuleNames(tree, source)
+        self.defs: Dict[str, ast.AST] = {}
+        self.from_imports: Dict[str, Tuple[int, Optional[str], str]] = {}  # name -> (level, module, name)
+        self.imports: Dict[str, str] = {}  # name -> qualname, for `import x` / `import x.y as z`
+        for node in _module_statements(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                self.defs[node.name] = node
+            elif isinstance(node, ast.ImportFrom):
+                for a in node.names:
+                    if a.name != "*":
+                        self.from_imports[a.asname or a.name] = (node.level, node.module, a.name)
+            elif isinstance(node, ast.Import):
+                for a in node.names:
+                    bound = a.asname or a.name.split(".")[0]
+                    self.imports[bound] = a.name if a.asname else a.name.split(".")[0]
+
+    def qualname_in(self, func: ast.AST):
+        """A resolver of dotted names in ``func``'s body: a name the module binds once by an
+        absolute import, that no parameter or local of ``func`` shadows."""
+        local = _locals(func)
+
+        def qualname(node: ast.AST) -> Optional[str]:
+            if isinstance(node, ast.Name):
+                name = node.id
+                if name in local or not bound_once(name, self.names):
+                    return None
+                if name in self.imports:
+                    return self.imports[name]
+                found = self.from_imports.get(name)
+                if found is not None and not found[0] and found[1]:
+                    return f"{found[1]}.{found[2]}"
+                return None
+            if isinstance(node, ast.Attribute):
+                base = qualname(node.value)
+                return f"{base}.{node.attr}" if base else None
+            return None
+
+        return qualname
+
+
+def _module_statements(tree: ast.AST):
+    """The statements of the module's own scope, in its blocks too (``if``, ``try``), not
+    in functions or classes."""
+    stack = list(tree.body)  # type: ignore[attr-defined]
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            stack.extend(getattr(node, field, None) or ())
+
+
+def _locals(func: ast.AST) -> Set[str]:
+    """The names ``func``'s own scope binds (parameters, stores, imports, nested defs) or
+    declares ``global``/``nonlocal``."""
+    a = func.args  # type: ignore[attr-defined]
+    out = {p.arg for p in a.posonlyargs + a.args + a.kwonlyargs}
+    out.update(p.arg for p in (a.vararg, a.kwarg) if p is not None)
+    stack = list(func.body)  # type: ignore[attr-defined]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out.add(node.name)
+            continue
+        if isinstance(node, ast.Lambda):
+            continue
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            out.add(node.id)
+        elif isinstance(node, ast.alias):
+            out.add(node.asname or node.name.split(".")[0])
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            out.update(node.names)
+        elif isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)) and node.name:
+            out.add(node.name)
+        stack.extend(ast.iter_child_nodes(node))
+    return out
+
+
+# ------------------------------------------------------------------ the disk, cached per process
+_PARSED: Dict[str, Tuple[Tuple[int, int], Optional[_Module]]] = {}
+_ANSWERS: Dict[Tuple[str, Tuple[int, int], str], bool] = {}
+_PACKAGES: Dict[str, Optional[Tuple[str, str]]] = {}  # directory -> (root, its dotted name)
+
+
+def _stat_key(path: str) -> Optional[Tuple[int, int]]:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_mtime_ns, st.st_size
+
+
+def _module(path: str) -> Optional[_Module]:
+    """The module file at ``path``, parsed once per version of it (None: unreadable,
+    not Python, or no file)."""
+    key = _stat_key(path)
+    if key is None:
+        return None
+    cached = _PARSED.get(path)
+    if cached is not None and cached[0] == key:
+        return cached[1]
+    module: Optional[_Module] = None
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+        source = data.decode("utf-8")
+        module = _Module(path, source, ast.parse(data, path))
+    except (OSError, SyntaxError, ValueError, UnicodeDecodeError, RecursionError, MemoryError):
+        module = None
+    _PARSED[path] = (key, module)
+    return module
+
+
+def package_of(directory: str) -> Optional[Tuple[str, str]]:
+    """For a directory that is a package (holds ``__init__.py``): the root absolute imports
+    resolve from (the directory above the topmost package) and the directory's dotted name;
+    None for a directory that is no package."""
+    directory = os.path.abspath(directory)
+    if directory in _PACKAGES:
+        return _PACKAGES[directory]
+    out: Optional[Tuple[str, str]] = None
+    if os.path.isfile(os.path.join(directory, "__init__.py")):
+        parent = os.path.dirname(directory)
+        above = package_of(parent) if parent != directory else None
+        name = os.path.basename(directory)
+        if above is not None:
+            out = (above[0], f"{above[1]}.{name}")
+        elif name.isidentifier():
+            out = (parent, name)
+        if out is not None and not all(p.isidentifier() for p in out[1].split(".")):
+            out = None
+    _PACKAGES[directory] = out
+    return out
+
+
+def _file_of(root: str, dotted: str) -> Optional[str]:
+    """The file of module ``dotted`` under ``root``: ``a/b/__init__.py`` or ``a/b.py``, every
+    package on the way a regular one (with an ``__init__.py``)."""
+    parts = dotted.split(".")
+    base = os.path.join(root, *parts)
+    for i in range(1, len(parts)):
+        if not os.path.isfile(os.path.join(root, *parts[:i], "__init__.py")):
+            return None
+    init = os.path.join(base, "__init__.py")
+    if os.path.isfile(init):
+        return init
+    return base + ".py" if os.path.isfile(base + ".py") else None
+
+
+class Project:
+    """The package of one linted file, as the walker asks about it."""
+
+    def __init__(self, path: str) -> None:
+        found = package_of(os.path.dirname(os.path.abspath(path)))
+        self.root, self.package = found if found is not None else (None, None)
+
+    def top(self) -> Optional[str]:
+        return self.package.split(".")[0] if self.package else None
+
+    def absolute(self, level: int, module: Optional[str]) -> Optional[str]:
+        """The dotted name ``from <level dots><module> import ...`` refers to from this file."""
+        if not level:
+            return module
+        if self.package is None:
+            return None
+        parts = self.package.split(".")
+        # in a package's __init__, one dot is the package itself; in a module, its package
+        drop = level - 1
+        if drop >= len(parts):
+            return None
+        base = parts[:len(parts) - drop]
+        return ".".join(base + (module.split(".") if module else []))
+
+    def returns_tensor(self, dotted: str) -> bool:
+        """Is ``dotted`` (``toppkg.mod.f``) a function of this project whose every call
+        returns a tensor made by a torch constructor?"""
+        if self.root is None or "." not in dotted or dotted.split(".")[0] != self.top():
+            return False
+        module, _, name = dotted.rpartition(".")
+        if not self._reached(module):
+            return False
+        return _returns(self.root, module, name, MAX_DEPTH, set())
+
+    def _reached(self, module: str) -> bool:
+        """Does a dotted path to ``module`` go through packages whose ``__init__`` binds no
+        name it goes through (``a/__init__.py`` binding ``b`` makes ``a.b`` that value)?"""
+        parts = module.split(".")
+        for i in range(1, len(parts)):
+            init = _file_of(self.root, ".".join(parts[:i]))  # type: ignore[arg-type]
+            m = _module(init) if init is not None else None
+            if m is None or m.names.star or m.names.dynamic:
+                return False
+            bound = m.names.bindings[parts[i]]
+            if bound and not (bound == 1 and m.from_imports.get(parts[i]) in (
+                    (1, None, parts[i]), (0, ".".join(parts[:i]), parts[i]))):
+                return False  # bound to something else than the submodule (`from . import b` is it)
+        return True
+
+
+def _returns(root: str, module: str, name: str, depth: int, seen: Set[Tuple[str, str]]) -> bool:
+    """Is ``module.name`` (module under ``root``) a function whose every return is a torch
+    constructor, following re-exports ``depth`` modules deep?"""
+    if depth <= 0 or (module, name) in seen:
+        return False
+    seen.add((module, name))
+    path = _file_of(root, module)
+    m = _module(path) if path is not None else None
+    if m is None or not bound_once(name, m.names):
+        return False
+    stat = _stat_key(path)  # type: ignore[arg-type]
+    key = (path, stat, name)  # type: ignore[assignment]
+    if key in _ANSWERS:
+        return _ANSWERS[key]  # type: ignore[index]
+    answer = False
+    is_package = os.path.basename(path) == "__init__.py"  # type: ignore[arg-type]
+    if name in m.defs:
+        # a submodule of the same name may replace the function in the package's namespace
+        shadowed = is_package and _file_of(root, f"{module}.{name}") is not None
+        func = m.defs[name]
+        answer = not shadowed and returns_tensor(func, m.qualname_in(func), m.tree)
+    elif name in m.from_imports:
+        level, source, real = m.from_imports[name]
+        origin = Project.__new__(Project)
+        origin.root = root
+        origin.package = module if is_package else module.rpartition(".")[0] or None
+        target = origin.absolute(level, source)
+        if target is not None and target.split(".")[0] == module.split(".")[0]:
+            answer = _returns(root, target, real, depth - 1, seen)
+    _ANSWERS[key] = answer  # type: ignore[index]
+    return answer
+
+
+_PROJECTS: Dict[str, Project] = {}
+
+
+def imported_call(walker, func: Value) -> Optional[Value]:
+    """The value of a call of ``func`` where it is a function the linted module imports from
+    its own package and summarised as returning a tensor; None otherwise.  Looks at the
+    disk only for names of the linted file's own top package."""
+    project = walker.__dict__.get("_project", False)
+    if project is False:
+        project = walker._project = project_for(walker.path)
+    if project is None:
+        return None
+    if func.qualname is not None:
+        dotted: Optional[str] = func.qualname
+        if dotted.partition(".")[0] != project.top():  # type: ignore[union-attr]
+            return None
+    else:
+        origin = walker.imported_from.get(id(func))
+        if origin is None or origin[0] is not func:
+            return None
+        base = project.absolute(origin[1], origin[2])
+        dotted = None if base is None else f"{base}.{origin[3]}"
+    if dotted is not None and project.returns_tensor(dotted):
+        return Value(TENSOR, caveat=OTHER_MODULE)
+    return None
+
+
+def project_for(path: Optional[str]) -> Optional[Project]:
+    """The project of the linted file at ``path`` (None: no file on disk, or in no package)."""
+    if not path or not os.path.isfile(path):
+        return None
+    path = os.path.abspath(path)
+    p = _PROJECTS.get(path)
+    if p is None:
+        p = _PROJECTS[path] = Project(path)
+    return p if p.root is not None else None
