@@ -557,8 +557,8 @@ class Evaluator:
         closed = self.sites.calls.get(id(node))
         if closed is not None:
             self.record_call(node, closed)
-        if self.path is not None and (func.local_def or func.qualname is not None):
-            found = imported_call(self, func)  # a function of another module of the project
+        if self.path is not None:
+            found = imported_call(self, node, func)  # a function of another module of the project
             if found is not None:
                 return found
         if func.qualname in ("math.floor", "math.ceil") and len(args) == 1:

@@ -365,7 +365,8 @@ class FlowWalker(Evaluator):
                 v = self.env[name] = Value(local_def=True)
                 self.imported_from[id(v)] = (v, s.level, s.module, a.name)  # for .project
                 continue
-            self.env[name] = Value(qualname=f"{s.module}.{a.name}")
+            v = self.env[name] = Value(qualname=f"{s.module}.{a.name}")
+            self.imported_from[id(v)] = (v, 0, s.module, a.name)  # for .project
 
     def s_FunctionDef(self, s):
         jit = self.in_jit

@@ -49,7 +49,9 @@ class _Module:
 
     def __init__(self, path: str, source: str, tree: ast.Module) -> None:
         self.path = path
+        self.source = source
         self.tree = tree
+        self._walker = None  # the module walked for its functions' returns, when first asked
         self.names = ModuleNames(tree, source)
         self.defs: Dict[str, ast.AST] = {}
         self.from_imports: Dict[str, Tuple[int, Optional[str], str]] = {}  # name -> (level, module, name)
@@ -88,6 +90,97 @@ class _Module:
             return None
 
         return qualname
+
+
+    def walked_returns(self, func: ast.AST) -> bool:
+        """Does the data-flow analysis (the walker the rules use) prove every value ``func``
+        returns a tensor, with its parameters unknown?  The module body is walked once (the
+        environment functions see); then ``func`` alone."""
+        if self._walker is None:
+            self._walker = _ReturnWalker.of(self)
+        return self._walker.returns_tensor(func)
+
+
+def _structure_returns(func: ast.AST) -> bool:
+    """Can ``func`` be summarised by its returns: a plain (undecorated, not async) function
+    that is no generator and cannot fall off its end (its last statement is a ``return``)?"""
+    if not isinstance(func, ast.FunctionDef) or func.decorator_list \
+            or not func.body or not isinstance(func.body[-1], ast.Return):
+        return False
+    stack = list(func.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.Yield, ast.YieldFrom)):
+            return False
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            stack.extend(ast.iter_child_nodes(node))
+    return True
+
+
+_RETURN_WALKER = None
+
+
+def _return_walker_class():
+    """:class:`~.flow.FlowWalker`, walking no function unless asked, recording what each
+    ``return`` of the function asked about evaluates to (every time it is walked)."""
+    global _RETURN_WALKER
+    if _RETURN_WALKER is not None:
+        return _RETURN_WALKER
+    from .flow import FlowWalker  # flow imports exprs, which imports this module
+
+    class ReturnWalker(FlowWalker):
+        @classmethod
+        def of(cls, module: "_Module"):
+            from ..engine import DEFAULT_OPTIONS
+
+            w = cls(module.source, module.tree, [], DEFAULT_OPTIONS)
+            w.path = module.path
+            w.target = None
+            w.returned = []
+            try:
+                w.run()  # the module body; functions are only recorded (may_match is False)
+            except RecursionError:
+                w.walked = {}
+            return w
+
+        def may_match(self, node: ast.AST) -> bool:
+            return node is self.target
+
+        def s_Return(self, s):
+            out = super().s_Return(s)
+            if self.target is not None and self.function_of == id(self.target):
+                self.returned.append(self.cache.get(id(s.value)) if s.value is not None else None)
+            return out
+
+        def function(self, func, outer, jit) -> None:
+            saved = getattr(self, "function_of", None)
+            self.function_of = id(func)
+            try:
+                super().function(func, outer, jit)
+            finally:
+                self.function_of = saved
+
+        def returns_tensor(self, func: ast.AST) -> bool:
+            entry = self.walked.get(id(func))
+            if entry is None:
+                return False
+            self.target, self.returned, self.deferred = func, [], []
+            try:
+                self.function(func, entry[1], entry[2])
+            except RecursionError:
+                return False
+            finally:
+                self.target, self.deferred = None, []
+            return bool(self.returned) and all(v is not None and v.kind == TENSOR for v in self.returned)
+
+    _RETURN_WALKER = ReturnWalker
+    return ReturnWalker
+
+
+class _ReturnWalker:
+    @staticmethod
+    def of(module: "_Module"):
+        return _return_walker_class().of(module)
 
 
 def _module_statements(tree: ast.AST):
@@ -224,13 +317,15 @@ class Project:
         base = parts[:len(parts) - drop]
         return ".".join(base + (module.split(".") if module else []))
 
-    def returns_tensor(self, dotted: str) -> bool:
+    def returns_tensor(self, dotted: str, through: bool = True) -> bool:
         """Is ``dotted`` (``toppkg.mod.f``) a function of this project whose every call
-        returns a tensor made by a torch constructor?"""
+        returns a tensor?  ``through``: the module is reached through its packages'
+        namespaces (``import a.b as m``, ``a.b.f``), not found by its name (``from a.b
+        import f``)."""
         if self.root is None or "." not in dotted or dotted.split(".")[0] != self.top():
             return False
         module, _, name = dotted.rpartition(".")
-        if not self._reached(module):
+        if through and not self._reached(module):
             return False
         return _returns(self.root, module, name, MAX_DEPTH, set())
 
@@ -254,6 +349,7 @@ def _returns(root: str, module: str, name: str, depth: int, seen: Set[Tuple[str,
     """Is ``module.name`` (module under ``root``) a function whose every return is a torch
     constructor, following re-exports ``depth`` modules deep?"""
     if depth <= 0 or (module, name) in seen:
+        _CUTS[0] += 1
         return False
     seen.add((module, name))
     path = _file_of(root, module)
@@ -264,13 +360,15 @@ def _returns(root: str, module: str, name: str, depth: int, seen: Set[Tuple[str,
     key = (path, stat, name)  # type: ignore[assignment]
     if key in _ANSWERS:
         return _ANSWERS[key]  # type: ignore[index]
+    cuts = _CUTS[0]
     answer = False
     is_package = os.path.basename(path) == "__init__.py"  # type: ignore[arg-type]
     if name in m.defs:
         # a submodule of the same name may replace the function in the package's namespace
         shadowed = is_package and _file_of(root, f"{module}.{name}") is not None
         func = m.defs[name]
-        answer = not shadowed and returns_tensor(func, m.qualname_in(func), m.tree)
+        answer = not shadowed and _structure_returns(func) and (
+            returns_tensor(func, m.qualname_in(func), m.tree) or _walked(m, func, path))
     elif name in m.from_imports:
         level, source, real = m.from_imports[name]
         origin = Project.__new__(Project)
@@ -279,35 +377,76 @@ def _returns(root: str, module: str, name: str, depth: int, seen: Set[Tuple[str,
         target = origin.absolute(level, source)
         if target is not None and target.split(".")[0] == module.split(".")[0]:
             answer = _returns(root, target, real, depth - 1, seen)
-    _ANSWERS[key] = answer  # type: ignore[index]
+    if _CUTS[0] == cuts:  # an answer cut short by a cycle or the depth depends on where it was asked
+        _ANSWERS[key] = answer  # type: ignore[index]
     return answer
 
 
 _PROJECTS: Dict[str, Project] = {}
+_CUTS = [0]  # how many answers were cut short (by a cycle, or MAX_DEPTH): those are not cached
+_WALKING: Set[str] = set()  # modules whose functions are being walked (a call chain across modules)
 
 
-def imported_call(walker, func: Value) -> Optional[Value]:
-    """The value of a call of ``func`` where it is a function the linted module imports from
-    its own package and summarised as returning a tensor; None otherwise.  Looks at the
-    disk only for names of the linted file's own top package."""
+def _walked(m: _Module, func: ast.AST, path: str) -> bool:
+    """:meth:`_Module.walked_returns`, never re-entering a module already being walked
+    (its calls of functions of other modules are followed, at most MAX_DEPTH deep)."""
+    if path in _WALKING or len(_WALKING) >= MAX_DEPTH:
+        _CUTS[0] += 1
+        return False
+    _WALKING.add(path)
+    try:
+        return m.walked_returns(func)
+    finally:
+        _WALKING.discard(path)
+
+
+_KNOWN = ("torch.", "numpy.", "math.")
+
+
+def imported_call(walker, node: ast.Call, func: Value) -> Optional[Value]:
+    """The value of the call ``node`` (its callee's value ``func``) where it calls a function
+    the linted module imports from its own package (``f`` of ``from .m import f`` or of
+    ``from pkg.m import f``, ``m.f`` of ``import pkg.m as m`` or of ``from . import m``) and
+    that function is summarised as returning a tensor; None otherwise.  Looks at the disk
+    only for names of the linted file's own package."""
+    if func.qualname is not None:
+        if func.qualname.startswith(_KNOWN):
+            return None  # the library knowledge decides (also in torch's own sources)
+        dotted: Optional[str] = func.qualname
+        origin = walker.imported_from.get(id(func))
+        # `from a.b import f` finds a.b in sys.modules: no package's namespace is gone through
+        through = origin is None or origin[0] is not func
+    elif func.local_def:
+        dotted, through = _relative(walker, func, None), False
+    elif isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name):
+        base = walker.cache.get(id(node.func.value))  # `m` of `from . import m`
+        dotted = None if base is None or not base.local_def else _relative(walker, base, node.func.attr)
+        through = True
+    else:
+        return None
+    if dotted is None:
+        return None
     project = walker.__dict__.get("_project", False)
     if project is False:
         project = walker._project = project_for(walker.path)
-    if project is None:
-        return None
-    if func.qualname is not None:
-        dotted: Optional[str] = func.qualname
-        if dotted.partition(".")[0] != project.top():  # type: ignore[union-attr]
-            return None
-    else:
-        origin = walker.imported_from.get(id(func))
-        if origin is None or origin[0] is not func:
-            return None
-        base = project.absolute(origin[1], origin[2])
-        dotted = None if base is None else f"{base}.{origin[3]}"
-    if dotted is not None and project.returns_tensor(dotted):
+    if project is not None and dotted.partition(".")[0] == project.top() \
+            and project.returns_tensor(dotted, through):
         return Value(TENSOR, caveat=OTHER_MODULE)
     return None
+
+
+def _relative(walker, value: Value, attr: Optional[str]) -> Optional[str]:
+    """The dotted name a relative import bound ``value`` to (``.attr`` added), if it did."""
+    origin = walker.imported_from.get(id(value))
+    if origin is None or origin[0] is not value:
+        return None
+    project = walker.__dict__.get("_project", False)
+    if project is False:
+        project = walker._project = project_for(walker.path)
+    base = None if project is None else project.absolute(origin[1], origin[2])
+    if base is None:
+        return None
+    return f"{base}.{origin[3]}" + (f".{attr}" if attr else "")
 
 
 def project_for(path: Optional[str]) -> Optional[Project]:
