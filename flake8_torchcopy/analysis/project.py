@@ -31,9 +31,10 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 from typing import Dict, Optional, Set, Tuple
 
-from .summaries import ModuleNames, bound_once, returns_tensor
+from .summaries import _RETURN_DYNAMIC_RE, ModuleNames, bound_once, returns_tensor
 from .values import OTHER_MODULE, TENSOR, Value
 
 #: how many modules a name is followed through (re-exports), the first included
@@ -52,6 +53,7 @@ class _Module:
         self.source = source
         self.tree = tree
         self._walker = None  # the module walked for its functions' returns, when first asked
+        self._lines: Optional[list] = None
         self.names = ModuleNames(tree, source)
         self.defs: Dict[str, ast.AST] = {}
         self.from_imports: Dict[str, Tuple[int, Optional[str], str]] = {}  # name -> (level, module, name)
@@ -67,6 +69,23 @@ class _Module:
                 for a in node.names:
                     bound = a.asname or a.name.split(".")[0]
                     self.imports[bound] = a.name if a.asname else a.name.split(".")[0]
+        self.def_names = set(self.defs)
+        # decided now, for every function that may be asked about; the tree is then let go
+        # (a process holding many trees pays for them in every garbage collection)
+        self.tensor_defs = {name for name, func in self.defs.items() if self._returns_tensor(name, func)}
+        self.tree = self.source = self._walker = None  # type: ignore[assignment]
+        self.defs = {}
+
+    def _returns_tensor(self, name: str, func: ast.AST) -> bool:
+        if not bound_once(name, self.names) or not _structure_returns(func):
+            return False
+        lines = self._lines
+        if lines is None:
+            lines = self._lines = self.source.splitlines()
+        text = "\n".join(lines[func.lineno - 1:func.end_lineno])  # type: ignore[attr-defined]
+        if "torch" not in text and "Tensor" not in text:
+            return False
+        return returns_tensor(func, self.qualname_in(func), self.tree) or self.walked_returns(func)
 
     def qualname_in(self, func: ast.AST):
         """A resolver of dotted names in ``func``'s body: a name the module binds once by an
@@ -95,7 +114,8 @@ class _Module:
     def walked_returns(self, func: ast.AST) -> bool:
         """Does the data-flow analysis (the walker the rules use) prove every value ``func``
         returns a tensor, with its parameters unknown?  The module body is walked once (the
-        environment functions see); then ``func`` alone."""
+        environment functions see); then ``func`` alone.  Its calls of functions of other
+        modules are followed (:data:`_BUILDING` guards the chain)."""
         if self._walker is None:
             self._walker = _ReturnWalker.of(self)
         return self._walker.returns_tensor(func)
@@ -236,6 +256,27 @@ def _stat_key(path: str) -> Optional[Tuple[int, int]]:
     return st.st_mtime_ns, st.st_size
 
 
+_TEXTS: Dict[str, Tuple[Tuple[int, int], Optional[str]]] = {}
+
+
+def _text(path: str) -> Optional[str]:
+    """The text of the module file at ``path``, read once per version of it (None:
+    unreadable, not UTF-8, or no file)."""
+    key = _stat_key(path)
+    if key is None:
+        return None
+    cached = _TEXTS.get(path)
+    if cached is not None and cached[0] == key:
+        return cached[1]
+    try:
+        with open(path, "rb") as f:
+            text: Optional[str] = f.read().decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        text = None
+    _TEXTS[path] = (key, text)
+    return text
+
+
 def _module(path: str) -> Optional[_Module]:
     """The module file at ``path``, parsed once per version of it (None: unreadable,
     not Python, or no file)."""
@@ -245,16 +286,56 @@ def _module(path: str) -> Optional[_Module]:
     cached = _PARSED.get(path)
     if cached is not None and cached[0] == key:
         return cached[1]
+    if path in _BUILDING or len(_BUILDING) >= MAX_DEPTH:
+        _CUTS[0] += 1  # a cycle of calls across modules, or too long a chain
+        return None
+    source = _text(path)
     module: Optional[_Module] = None
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-        source = data.decode("utf-8")
-        module = _Module(path, source, ast.parse(data, path))
-    except (OSError, SyntaxError, ValueError, UnicodeDecodeError, RecursionError, MemoryError):
-        module = None
-    _PARSED[path] = (key, module)
+    cuts = _CUTS[0]
+    if source is not None:
+        _BUILDING.add(path)
+        try:
+            module = _Module(path, source, ast.parse(source, path))
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            module = None
+        finally:
+            _BUILDING.discard(path)
+    if _CUTS[0] == cuts:  # else it depends on where it was asked from: built again next time
+        _PARSED[path] = (key, module)
     return module
+
+
+_BUILDING: Set[str] = set()  # modules being summarised (their functions' calls followed)
+
+
+_IMPORT_TEXT = re.compile(r"\bimport\b(?:\s*\([^)]*\)|(?:\\\n|[^\n])*)")
+
+
+_IMPORTED: Dict[str, Tuple[str, Set[str]]] = {}  # path -> (its text, the words of its imports)
+
+
+def _may_bind(path: str, text: str, name: str) -> bool:
+    """A quick test of the text, before it is parsed: can the module bind ``name`` by a
+    ``def`` whose text mentions ``torch`` or ``Tensor``, or re-export it by an import?
+    (No: the answer is no, and the file is not parsed.)"""
+    for m in re.finditer(r"^([ \t]*)def[ \t]+" + re.escape(name) + r"[ \t]*\(", text, re.M):
+        indent = len(m.group(1))
+        end = re.compile(r"^[ \t]{0,%d}[^ \t\n#)\]]" % indent, re.M).search(text, m.end())
+        body = text[m.start():end.start() if end else len(text)]
+        if "torch" in body or "Tensor" in body:
+            return True
+    known = _IMPORTED.get(path)
+    if known is None or known[0] is not text:
+        words = {w for m in _IMPORT_TEXT.finditer(text) for w in re.findall(r"\w+", m.group(0))}
+        known = _IMPORTED[path] = (text, words)
+    return name in known[1]
+
+
+def _may_rebind(text: str, name: str) -> bool:
+    """A quick test of a package ``__init__``'s text: may it bind ``name`` (the word occurs,
+    or a star import, or a form that binds unseen)?"""
+    return bool(re.search(r"\b" + re.escape(name) + r"\b", text) or re.search(r"\bimport\s*\*", text)
+                or _RETURN_DYNAMIC_RE.search(text))
 
 
 def package_of(directory: str) -> Optional[Tuple[str, str]]:
@@ -335,6 +416,9 @@ class Project:
         parts = module.split(".")
         for i in range(1, len(parts)):
             init = _file_of(self.root, ".".join(parts[:i]))  # type: ignore[arg-type]
+            text = _text(init) if init is not None else None
+            if text is not None and not _may_rebind(text, parts[i]):
+                continue  # the word is nowhere in it: not parsed
             m = _module(init) if init is not None else None
             if m is None or m.names.star or m.names.dynamic:
                 return False
@@ -353,22 +437,25 @@ def _returns(root: str, module: str, name: str, depth: int, seen: Set[Tuple[str,
         return False
     seen.add((module, name))
     path = _file_of(root, module)
-    m = _module(path) if path is not None else None
-    if m is None or not bound_once(name, m.names):
+    if path is None:
         return False
-    stat = _stat_key(path)  # type: ignore[arg-type]
-    key = (path, stat, name)  # type: ignore[assignment]
+    key = (path, _stat_key(path), name)
     if key in _ANSWERS:
         return _ANSWERS[key]  # type: ignore[index]
+    text = _text(path)
+    if text is None or not _may_bind(path, text, name):
+        _ANSWERS[key] = False  # type: ignore[index]
+        return False  # the text alone says no: the file is not parsed
     cuts = _CUTS[0]
+    m = _module(path)
     answer = False
     is_package = os.path.basename(path) == "__init__.py"  # type: ignore[arg-type]
-    if name in m.defs:
+    if m is None or not bound_once(name, m.names):
+        pass
+    elif name in m.def_names:
         # a submodule of the same name may replace the function in the package's namespace
         shadowed = is_package and _file_of(root, f"{module}.{name}") is not None
-        func = m.defs[name]
-        answer = not shadowed and _structure_returns(func) and (
-            returns_tensor(func, m.qualname_in(func), m.tree) or _walked(m, func, path))
+        answer = not shadowed and name in m.tensor_defs
     elif name in m.from_imports:
         level, source, real = m.from_imports[name]
         origin = Project.__new__(Project)
@@ -384,20 +471,6 @@ def _returns(root: str, module: str, name: str, depth: int, seen: Set[Tuple[str,
 
 _PROJECTS: Dict[str, Project] = {}
 _CUTS = [0]  # how many answers were cut short (by a cycle, or MAX_DEPTH): those are not cached
-_WALKING: Set[str] = set()  # modules whose functions are being walked (a call chain across modules)
-
-
-def _walked(m: _Module, func: ast.AST, path: str) -> bool:
-    """:meth:`_Module.walked_returns`, never re-entering a module already being walked
-    (its calls of functions of other modules are followed, at most MAX_DEPTH deep)."""
-    if path in _WALKING or len(_WALKING) >= MAX_DEPTH:
-        _CUTS[0] += 1
-        return False
-    _WALKING.add(path)
-    try:
-        return m.walked_returns(func)
-    finally:
-        _WALKING.discard(path)
 
 
 _KNOWN = ("torch.", "numpy.", "math.")
