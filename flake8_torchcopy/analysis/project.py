@@ -416,17 +416,35 @@ class Project:
         parts = module.split(".")
         for i in range(1, len(parts)):
             init = _file_of(self.root, ".".join(parts[:i]))  # type: ignore[arg-type]
-            text = _text(init) if init is not None else None
-            if text is not None and not _may_rebind(text, parts[i]):
-                continue  # the word is nowhere in it: not parsed
-            m = _module(init) if init is not None else None
-            if m is None or m.names.star or m.names.dynamic:
+            if init is None:
                 return False
-            bound = m.names.bindings[parts[i]]
-            if bound and not (bound == 1 and m.from_imports.get(parts[i]) in (
-                    (1, None, parts[i]), (0, ".".join(parts[:i]), parts[i]))):
-                return False  # bound to something else than the submodule (`from . import b` is it)
+            key = (init, _stat_key(init), parts[i])
+            ok = _LEAVES.get(key)
+            if ok is None:
+                cuts = _CUTS[0]
+                ok = _leaves(init, ".".join(parts[:i]), parts[i])
+                if _CUTS[0] == cuts:
+                    _LEAVES[key] = ok
+            if not ok:
+                return False
         return True
+
+
+_LEAVES: Dict[Tuple[str, Optional[Tuple[int, int]], str], bool] = {}
+
+
+def _leaves(init: str, package: str, name: str) -> bool:
+    """Does the package ``__init__`` at ``init`` leave ``name`` to its submodule (bind it
+    not at all, or only by importing that submodule)?"""
+    text = _text(init)
+    if text is not None and not _may_rebind(text, name):
+        return True  # the word is nowhere in it: not parsed
+    m = _module(init)
+    if m is None or m.names.star or m.names.dynamic:
+        return False
+    bound = m.names.bindings[name]
+    # `from . import b` binds the submodule itself
+    return not bound or bound == 1 and m.from_imports.get(name) in ((1, None, name), (0, package, name))
 
 
 def _returns(root: str, module: str, name: str, depth: int, seen: Set[Tuple[str, str]]) -> bool:
