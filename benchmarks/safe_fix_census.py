@@ -45,7 +45,7 @@ def census(root: Path, out_path: Path) -> None:
                         continue
                     path = Path(dirpath) / name
                     try:
-                        found = lint_source(read_source(str(path)))
+                        found = lint_source(read_source(str(path)), str(path))
                     except (SyntaxError, ValueError, UnicodeDecodeError, RecursionError):
                         continue
                     for f in found:

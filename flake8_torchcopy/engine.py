@@ -107,13 +107,13 @@ def lint_source(
     if tree is None:
         tree = parse_python(source, path or "<unknown>")
     try:
-        findings = walk_module(source, tree, active, options)
+        findings = walk_module(source, tree, active, options, path)
     except RecursionError:
         levels = nesting_depth(tree)
         if levels > MAX_LEVELS:
             raise TooDeep(f"the code is nested {levels} levels deep, more than the analysis "
                           f"handles ({MAX_LEVELS})") from None
-        findings = deep_call(levels, walk_module, source, tree, active, options)
+        findings = deep_call(levels, walk_module, source, tree, active, options, path)
     findings.sort(key=lambda f: (f.line, f.col, f.code))
     return findings
 

@@ -21,6 +21,7 @@ from . import torchapi as api
 from . import torchsem as sem
 from . import yields
 from .narrowing import narrow
+from .project import imported_call
 from .callsites import NO_CALLSITES, CallSites
 from .summaries import returns_tensor, store_counts, tensor_attributes
 from .symbolic import Mono, Sym, rounded
@@ -88,6 +89,8 @@ class Evaluator:
         self.narrow_caveat = self.subclass_caveat = SUBCLASS  # what narrowing to "tensor" leaves unproven
         self.star_imported = False  # a star import may shadow builtins
         self.walrus: List[str] = []  # names `:=` bound, for scopes that restore the env
+        self.path: Optional[str] = None  # the linted file: its imports of its own package are followed
+        self.imported_from: Dict[int, tuple] = {}  # id(value) -> (value, level, module, name)
 
     def attribute_is_tensor(self, attr: str) -> bool:
         """Is ``self.<attr>`` a tensor in the method being walked (module summary)?"""
@@ -603,6 +606,10 @@ class Evaluator:
         closed = self.sites.calls.get(id(node))
         if closed is not None:
             self.record_call(node, closed)
+        if self.path is not None:
+            found = imported_call(self, node, func)  # a function of another module of the project
+            if found is not None:
+                return found
         if func.qualname in ("math.floor", "math.ceil") and len(args) == 1:
             return self.rounded_call(node, ceil=func.qualname == "math.ceil")
         if func.qualname is not None:

@@ -56,12 +56,14 @@ def _exits(stmts: Sequence[ast.stmt]) -> bool:
 Seeds = Dict[int, Dict[str, Value]]  # id(def) -> parameter -> its value on entry
 
 
-def walk_module(source: str, tree: ast.AST, rules: Sequence, options) -> List[Finding]:
+def walk_module(source: str, tree: ast.AST, rules: Sequence, options,
+                path: Optional[str] = None) -> List[Finding]:
     """The findings of ``rules`` in the module: one walk; then, where closed functions
     get values from their calls into their parameters (:mod:`.callsites`), up to
     ``MAX_ROUNDS - 1`` more rounds, each walking again only the functions whose
     parameters the previous round learnt something new about."""
     walker = FlowWalker(source, tree, rules, options)
+    walker.path = path  # its imports of its own package are followed (.project)
     walker.sites = closed_functions(tree, walker.idx, walker.may_match, public=options.public_helpers)
     walker.run()
     first = dict(walker.findings)
@@ -360,9 +362,11 @@ class FlowWalker(Evaluator):
                 self.env = {k: UNKNOWN_VALUE for k in self.env}
                 continue
             if s.level:
-                self.env[name] = Value(local_def=True)
+                v = self.env[name] = Value(local_def=True)
+                self.imported_from[id(v)] = (v, s.level, s.module, a.name)  # for .project
                 continue
-            self.env[name] = Value(qualname=f"{s.module}.{a.name}")
+            v = self.env[name] = Value(qualname=f"{s.module}.{a.name}")
+            self.imported_from[id(v)] = (v, 0, s.module, a.name)  # for .project
 
     def s_FunctionDef(self, s):
         jit = self.in_jit

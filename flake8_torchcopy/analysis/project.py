@@ -1,0 +1,551 @@
+"""Summaries across the modules of a project: what the functions a module imports from its
+own package return.
+
+A call of a function the linted file imports from its own package (``from .utils import
+make``, ``from ..ops.boxes import make``, ``from toppkg.utils import make``, ``import
+toppkg.utils as u; u.make()``) is a tensor when the function's module, found on disk,
+defines it once and every ``return`` of it is a torch constructor
+(:func:`.summaries.returns_tensor`, with that module's own imports).  A name the module
+re-exports (``from .impl import make`` in an ``__init__.py``) is followed to where it is
+defined, at most :data:`MAX_DEPTH` modules away, never around a cycle.
+
+The package is found on disk from the linted file: its directory and the directories above
+it that hold an ``__init__.py``; the directory above the topmost is the root that absolute
+imports of that top package resolve from.  Everything else is unknown: a file outside a
+package, an import of another top-level package (a same-named module elsewhere is never
+taken for it), a namespace package, a module that fails to read or parse, a name the module
+binds more than once or may bind unseen (:func:`.summaries.bound_once`: a star import,
+``exec``, ``globals()``, ``sys.modules``...), a name bound by anything but a ``def`` or a
+``from`` import, a package ``__init__`` that binds the name of the submodule a dotted name
+goes through, a function a submodule of the same name may shadow.
+
+The value carries :data:`~.values.OTHER_MODULE`: the module may change without the linted
+file changing, or be another module at run time than the one on disk, so a fix that rests on
+it is unsafe; the report stands.
+
+Cost: nothing is looked at until the walker evaluates a call of such a function.  Module
+files are read and parsed (``ast`` only) once per process, cached by path, modification time
+and size; each answer is cached per (module, name).
+"""
+from __future__ import annotations
+
+import ast
+import os
+import re
+from typing import Dict, Optional, Set, Tuple
+
+from .summaries import _RETURN_DYNAMIC_RE, ModuleNames, bound_once, returns_tensor
+from .values import OTHER_MODULE, TENSOR, Value
+
+#: how many modules a name is followed through (re-exports), the first included
+MAX_DEPTH = 6
+
+_Key = Tuple[str, str]  # (root directory, dotted module name)
+
+
+class _Module:
+    """A module file of the project, parsed: its tree, its bindings, the names its
+    ``from`` imports and ``def`` statements bind at module level, and a resolver of the
+    torch names its functions use."""
+
+    def __init__(self, path: str, source: str, tree: ast.Module) -> None:
+        self.path = path
+        self.source = source
+        self.tree = tree
+        self._walker = None  # the module walked for its functions' returns, when first asked
+        self._lines: Optional[list] = None
+        self.names = ModuleNames(tree, source)
+        self.defs: Dict[str, ast.AST] = {}
+        self.from_imports: Dict[str, Tuple[int, Optional[str], str]] = {}  # name -> (level, module, name)
+        self.imports: Dict[str, str] = {}  # name -> qualname, for `import x` / `import x.y as z`
+        for node in _module_statements(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                self.defs[node.name] = node
+            elif isinstance(node, ast.ImportFrom):
+                for a in node.names:
+                    if a.name != "*":
+                        self.from_imports[a.asname or a.name] = (node.level, node.module, a.name)
+            elif isinstance(node, ast.Import):
+                for a in node.names:
+                    bound = a.asname or a.name.split(".")[0]
+                    self.imports[bound] = a.name if a.asname else a.name.split(".")[0]
+        self.def_names = set(self.defs)
+        # decided now, for every function that may be asked about; the tree is then let go
+        # (a process holding many trees pays for them in every garbage collection)
+        self.tensor_defs = {name for name, func in self.defs.items() if self._returns_tensor(name, func)}
+        self.tree = self.source = self._walker = None  # type: ignore[assignment]
+        self.defs = {}
+
+    def _returns_tensor(self, name: str, func: ast.AST) -> bool:
+        if not bound_once(name, self.names) or not _structure_returns(func):
+            return False
+        lines = self._lines
+        if lines is None:
+            lines = self._lines = self.source.splitlines()
+        text = "\n".join(lines[func.lineno - 1:func.end_lineno])  # type: ignore[attr-defined]
+        if "torch" not in text and "Tensor" not in text:
+            return False
+        return returns_tensor(func, self.qualname_in(func), self.tree) or self.walked_returns(func)
+
+    def qualname_in(self, func: ast.AST):
+        """A resolver of dotted names in ``func``'s body: a name the module binds once by an
+        absolute import, that no parameter or local of ``func`` shadows."""
+        local = _locals(func)
+
+        def qualname(node: ast.AST) -> Optional[str]:
+            if isinstance(node, ast.Name):
+                name = node.id
+                if name in local or not bound_once(name, self.names):
+                    return None
+                if name in self.imports:
+                    return self.imports[name]
+                found = self.from_imports.get(name)
+                if found is not None and not found[0] and found[1]:
+                    return f"{found[1]}.{found[2]}"
+                return None
+            if isinstance(node, ast.Attribute):
+                base = qualname(node.value)
+                return f"{base}.{node.attr}" if base else None
+            return None
+
+        return qualname
+
+
+    def walked_returns(self, func: ast.AST) -> bool:
+        """Does the data-flow analysis (the walker the rules use) prove every value ``func``
+        returns a tensor, with its parameters unknown?  The module body is walked once (the
+        environment functions see); then ``func`` alone.  Its calls of functions of other
+        modules are followed (:data:`_BUILDING` guards the chain)."""
+        if self._walker is None:
+            self._walker = _ReturnWalker.of(self)
+        return self._walker.returns_tensor(func)
+
+
+def _structure_returns(func: ast.AST) -> bool:
+    """Can ``func`` be summarised by its returns: a plain (undecorated, not async) function
+    that is no generator and cannot fall off its end (its last statement is a ``return``)?"""
+    if not isinstance(func, ast.FunctionDef) or func.decorator_list \
+            or not func.body or not isinstance(func.body[-1], ast.Return):
+        return False
+    stack = list(func.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.Yield, ast.YieldFrom)):
+            return False
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            stack.extend(ast.iter_child_nodes(node))
+    return True
+
+
+_RETURN_WALKER = None
+
+
+def _return_walker_class():
+    """:class:`~.flow.FlowWalker`, walking no function unless asked, recording what each
+    ``return`` of the function asked about evaluates to (every time it is walked)."""
+    global _RETURN_WALKER
+    if _RETURN_WALKER is not None:
+        return _RETURN_WALKER
+    from .flow import FlowWalker  # flow imports exprs, which imports this module
+
+    class ReturnWalker(FlowWalker):
+        @classmethod
+        def of(cls, module: "_Module"):
+            from ..engine import DEFAULT_OPTIONS
+
+            w = cls(module.source, module.tree, [], DEFAULT_OPTIONS)
+            w.path = module.path
+            w.target = None
+            w.returned = []
+            try:
+                w.run()  # the module body; functions are only recorded (may_match is False)
+            except RecursionError:
+                w.walked = {}
+            return w
+
+        def may_match(self, node: ast.AST) -> bool:
+            return node is self.target
+
+        def s_Return(self, s):
+            out = super().s_Return(s)
+            if self.target is not None and self.function_of == id(self.target):
+                self.returned.append(self.cache.get(id(s.value)) if s.value is not None else None)
+            return out
+
+        def function(self, func, outer, jit) -> None:
+            saved = getattr(self, "function_of", None)
+            self.function_of = id(func)
+            try:
+                super().function(func, outer, jit)
+            finally:
+                self.function_of = saved
+
+        def returns_tensor(self, func: ast.AST) -> bool:
+            entry = self.walked.get(id(func))
+            if entry is None:
+                return False
+            self.target, self.returned, self.deferred = func, [], []
+            try:
+                self.function(func, entry[1], entry[2])
+            except RecursionError:
+                return False
+            finally:
+                self.target, self.deferred = None, []
+            return bool(self.returned) and all(v is not None and v.kind == TENSOR for v in self.returned)
+
+    _RETURN_WALKER = ReturnWalker
+    return ReturnWalker
+
+
+class _ReturnWalker:
+    @staticmethod
+    def of(module: "_Module"):
+        return _return_walker_class().of(module)
+
+
+def _module_statements(tree: ast.AST):
+    """The statements of the module's own scope, in its blocks too (``if``, ``try``), not
+    in functions or classes."""
+    stack = list(tree.body)  # type: ignore[attr-defined]
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            stack.extend(getattr(node, field, None) or ())
+
+
+def _locals(func: ast.AST) -> Set[str]:
+    """The names ``func``'s own scope binds (parameters, stores, imports, nested defs) or
+    declares ``global``/``nonlocal``."""
+    a = func.args  # type: ignore[attr-defined]
+    out = {p.arg for p in a.posonlyargs + a.args + a.kwonlyargs}
+    out.update(p.arg for p in (a.vararg, a.kwarg) if p is not None)
+    stack = list(func.body)  # type: ignore[attr-defined]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out.add(node.name)
+            continue
+        if isinstance(node, ast.Lambda):
+            continue
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            out.add(node.id)
+        elif isinstance(node, ast.alias):
+            out.add(node.asname or node.name.split(".")[0])
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            out.update(node.names)
+        elif isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)) and node.name:
+            out.add(node.name)
+        stack.extend(ast.iter_child_nodes(node))
+    return out
+
+
+# ------------------------------------------------------------------ the disk, cached per process
+_PARSED: Dict[str, Tuple[Tuple[int, int], Optional[_Module]]] = {}
+_ANSWERS: Dict[Tuple[str, Tuple[int, int], str], bool] = {}
+_PACKAGES: Dict[str, Optional[Tuple[str, str]]] = {}  # directory -> (root, its dotted name)
+
+
+def _stat_key(path: str) -> Optional[Tuple[int, int]]:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_mtime_ns, st.st_size
+
+
+_TEXTS: Dict[str, Tuple[Tuple[int, int], Optional[str]]] = {}
+
+
+def _text(path: str) -> Optional[str]:
+    """The text of the module file at ``path``, read once per version of it (None:
+    unreadable, not UTF-8, or no file)."""
+    key = _stat_key(path)
+    if key is None:
+        return None
+    cached = _TEXTS.get(path)
+    if cached is not None and cached[0] == key:
+        return cached[1]
+    try:
+        with open(path, "rb") as f:
+            text: Optional[str] = f.read().decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        text = None
+    _TEXTS[path] = (key, text)
+    return text
+
+
+def _module(path: str) -> Optional[_Module]:
+    """The module file at ``path``, parsed once per version of it (None: unreadable,
+    not Python, or no file)."""
+    key = _stat_key(path)
+    if key is None:
+        return None
+    cached = _PARSED.get(path)
+    if cached is not None and cached[0] == key:
+        return cached[1]
+    if path in _BUILDING or len(_BUILDING) >= MAX_DEPTH:
+        _CUTS[0] += 1  # a cycle of calls across modules, or too long a chain
+        return None
+    source = _text(path)
+    module: Optional[_Module] = None
+    cuts = _CUTS[0]
+    if source is not None:
+        _BUILDING.add(path)
+        try:
+            module = _Module(path, source, ast.parse(source, path))
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            module = None
+        finally:
+            _BUILDING.discard(path)
+    if _CUTS[0] == cuts:  # else it depends on where it was asked from: built again next time
+        _PARSED[path] = (key, module)
+    return module
+
+
+_BUILDING: Set[str] = set()  # modules being summarised (their functions' calls followed)
+
+
+_IMPORT_TEXT = re.compile(r"\bimport\b(?:\s*\([^)]*\)|(?:\\\n|[^\n])*)")
+
+
+_IMPORTED: Dict[str, Tuple[str, Set[str]]] = {}  # path -> (its text, the words of its imports)
+
+
+def _may_bind(path: str, text: str, name: str) -> bool:
+    """A quick test of the text, before it is parsed: can the module bind ``name`` by a
+    ``def`` whose text mentions ``torch`` or ``Tensor``, or re-export it by an import?
+    (No: the answer is no, and the file is not parsed.)"""
+    for m in re.finditer(r"^([ \t]*)def[ \t]+" + re.escape(name) + r"[ \t]*\(", text, re.M):
+        indent = len(m.group(1))
+        end = re.compile(r"^[ \t]{0,%d}[^ \t\n#)\]]" % indent, re.M).search(text, m.end())
+        body = text[m.start():end.start() if end else len(text)]
+        if "torch" in body or "Tensor" in body:
+            return True
+    known = _IMPORTED.get(path)
+    if known is None or known[0] is not text:
+        words = {w for m in _IMPORT_TEXT.finditer(text) for w in re.findall(r"\w+", m.group(0))}
+        known = _IMPORTED[path] = (text, words)
+    return name in known[1]
+
+
+def _may_rebind(text: str, name: str) -> bool:
+    """A quick test of a package ``__init__``'s text: may it bind ``name`` (the word occurs,
+    or a star import, or a form that binds unseen)?"""
+    return bool(re.search(r"\b" + re.escape(name) + r"\b", text) or re.search(r"\bimport\s*\*", text)
+                or _RETURN_DYNAMIC_RE.search(text))
+
+
+def package_of(directory: str) -> Optional[Tuple[str, str]]:
+    """For a directory that is a package (holds ``__init__.py``): the root absolute imports
+    resolve from (the directory above the topmost package) and the directory's dotted name;
+    None for a directory that is no package."""
+    directory = os.path.abspath(directory)
+    if directory in _PACKAGES:
+        return _PACKAGES[directory]
+    out: Optional[Tuple[str, str]] = None
+    if os.path.isfile(os.path.join(directory, "__init__.py")):
+        parent = os.path.dirname(directory)
+        above = package_of(parent) if parent != directory else None
+        name = os.path.basename(directory)
+        if above is not None:
+            out = (above[0], f"{above[1]}.{name}")
+        elif name.isidentifier():
+            out = (parent, name)
+        if out is not None and not all(p.isidentifier() for p in out[1].split(".")):
+            out = None
+    _PACKAGES[directory] = out
+    return out
+
+
+def _file_of(root: str, dotted: str) -> Optional[str]:
+    """The file of module ``dotted`` under ``root``: ``a/b/__init__.py`` or ``a/b.py``, every
+    package on the way a regular one (with an ``__init__.py``)."""
+    parts = dotted.split(".")
+    base = os.path.join(root, *parts)
+    for i in range(1, len(parts)):
+        if not os.path.isfile(os.path.join(root, *parts[:i], "__init__.py")):
+            return None
+    init = os.path.join(base, "__init__.py")
+    if os.path.isfile(init):
+        return init
+    return base + ".py" if os.path.isfile(base + ".py") else None
+
+
+class Project:
+    """The package of one linted file, as the walker asks about it."""
+
+    def __init__(self, path: str) -> None:
+        found = package_of(os.path.dirname(os.path.abspath(path)))
+        self.root, self.package = found if found is not None else (None, None)
+
+    def top(self) -> Optional[str]:
+        return self.package.split(".")[0] if self.package else None
+
+    def absolute(self, level: int, module: Optional[str]) -> Optional[str]:
+        """The dotted name ``from <level dots><module> import ...`` refers to from this file."""
+        if not level:
+            return module
+        if self.package is None:
+            return None
+        parts = self.package.split(".")
+        # in a package's __init__, one dot is the package itself; in a module, its package
+        drop = level - 1
+        if drop >= len(parts):
+            return None
+        base = parts[:len(parts) - drop]
+        return ".".join(base + (module.split(".") if module else []))
+
+    def returns_tensor(self, dotted: str, through: bool = True) -> bool:
+        """Is ``dotted`` (``toppkg.mod.f``) a function of this project whose every call
+        returns a tensor?  ``through``: the module is reached through its packages'
+        namespaces (``import a.b as m``, ``a.b.f``), not found by its name (``from a.b
+        import f``)."""
+        if self.root is None or "." not in dotted or dotted.split(".")[0] != self.top():
+            return False
+        module, _, name = dotted.rpartition(".")
+        if through and not self._reached(module):
+            return False
+        return _returns(self.root, module, name, MAX_DEPTH, set())
+
+    def _reached(self, module: str) -> bool:
+        """Does a dotted path to ``module`` go through packages whose ``__init__`` binds no
+        name it goes through (``a/__init__.py`` binding ``b`` makes ``a.b`` that value)?"""
+        parts = module.split(".")
+        for i in range(1, len(parts)):
+            init = _file_of(self.root, ".".join(parts[:i]))  # type: ignore[arg-type]
+            if init is None:
+                return False
+            key = (init, _stat_key(init), parts[i])
+            ok = _LEAVES.get(key)
+            if ok is None:
+                cuts = _CUTS[0]
+                ok = _leaves(init, ".".join(parts[:i]), parts[i])
+                if _CUTS[0] == cuts:
+                    _LEAVES[key] = ok
+            if not ok:
+                return False
+        return True
+
+
+_LEAVES: Dict[Tuple[str, Optional[Tuple[int, int]], str], bool] = {}
+
+
+def _leaves(init: str, package: str, name: str) -> bool:
+    """Does the package ``__init__`` at ``init`` leave ``name`` to its submodule (bind it
+    not at all, or only by importing that submodule)?"""
+    text = _text(init)
+    if text is not None and not _may_rebind(text, name):
+        return True  # the word is nowhere in it: not parsed
+    m = _module(init)
+    if m is None or m.names.star or m.names.dynamic:
+        return False
+    bound = m.names.bindings[name]
+    # `from . import b` binds the submodule itself
+    return not bound or bound == 1 and m.from_imports.get(name) in ((1, None, name), (0, package, name))
+
+
+def _returns(root: str, module: str, name: str, depth: int, seen: Set[Tuple[str, str]]) -> bool:
+    """Is ``module.name`` (module under ``root``) a function whose every return is a torch
+    constructor, following re-exports ``depth`` modules deep?"""
+    if depth <= 0 or (module, name) in seen:
+        _CUTS[0] += 1
+        return False
+    seen.add((module, name))
+    path = _file_of(root, module)
+    if path is None:
+        return False
+    key = (path, _stat_key(path), name)
+    if key in _ANSWERS:
+        return _ANSWERS[key]  # type: ignore[index]
+    text = _text(path)
+    if text is None or not _may_bind(path, text, name):
+        _ANSWERS[key] = False  # type: ignore[index]
+        return False  # the text alone says no: the file is not parsed
+    cuts = _CUTS[0]
+    m = _module(path)
+    answer = False
+    is_package = os.path.basename(path) == "__init__.py"  # type: ignore[arg-type]
+    if m is None or not bound_once(name, m.names):
+        pass
+    elif name in m.def_names:
+        # a submodule of the same name may replace the function in the package's namespace
+        shadowed = is_package and _file_of(root, f"{module}.{name}") is not None
+        answer = not shadowed and name in m.tensor_defs
+    elif name in m.from_imports:
+        level, source, real = m.from_imports[name]
+        origin = Project.__new__(Project)
+        origin.root = root
+        origin.package = module if is_package else module.rpartition(".")[0] or None
+        target = origin.absolute(level, source)
+        if target is not None and target.split(".")[0] == module.split(".")[0]:
+            answer = _returns(root, target, real, depth - 1, seen)
+    if _CUTS[0] == cuts:  # an answer cut short by a cycle or the depth depends on where it was asked
+        _ANSWERS[key] = answer  # type: ignore[index]
+    return answer
+
+
+_PROJECTS: Dict[str, Project] = {}
+_CUTS = [0]  # how many answers were cut short (by a cycle, or MAX_DEPTH): those are not cached
+
+
+_KNOWN = ("torch.", "numpy.", "math.")
+
+
+def imported_call(walker, node: ast.Call, func: Value) -> Optional[Value]:
+    """The value of the call ``node`` (its callee's value ``func``) where it calls a function
+    the linted module imports from its own package (``f`` of ``from .m import f`` or of
+    ``from pkg.m import f``, ``m.f`` of ``import pkg.m as m`` or of ``from . import m``) and
+    that function is summarised as returning a tensor; None otherwise.  Looks at the disk
+    only for names of the linted file's own package."""
+    if func.qualname is not None:
+        if func.qualname.startswith(_KNOWN):
+            return None  # the library knowledge decides (also in torch's own sources)
+        dotted: Optional[str] = func.qualname
+        origin = walker.imported_from.get(id(func))
+        # `from a.b import f` finds a.b in sys.modules: no package's namespace is gone through
+        through = origin is None or origin[0] is not func
+    elif func.local_def:
+        dotted, through = _relative(walker, func, None), False
+    elif isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name):
+        base = walker.cache.get(id(node.func.value))  # `m` of `from . import m`
+        dotted = None if base is None or not base.local_def else _relative(walker, base, node.func.attr)
+        through = True
+    else:
+        return None
+    if dotted is None:
+        return None
+    project = walker.__dict__.get("_project", False)
+    if project is False:
+        project = walker._project = project_for(walker.path)
+    if project is not None and dotted.partition(".")[0] == project.top() \
+            and project.returns_tensor(dotted, through):
+        return Value(TENSOR, caveat=OTHER_MODULE)
+    return None
+
+
+def _relative(walker, value: Value, attr: Optional[str]) -> Optional[str]:
+    """The dotted name a relative import bound ``value`` to (``.attr`` added), if it did."""
+    origin = walker.imported_from.get(id(value))
+    if origin is None or origin[0] is not value:
+        return None
+    project = walker.__dict__.get("_project", False)
+    if project is False:
+        project = walker._project = project_for(walker.path)
+    base = None if project is None else project.absolute(origin[1], origin[2])
+    if base is None:
+        return None
+    return f"{base}.{origin[3]}" + (f".{attr}" if attr else "")
+
+
+def project_for(path: Optional[str]) -> Optional[Project]:
+    """The project of the linted file at ``path`` (None: no file on disk, or in no package)."""
+    if not path or not os.path.isfile(path):
+        return None
+    path = os.path.abspath(path)
+    p = _PROJECTS.get(path)
+    if p is None:
+        p = _PROJECTS[path] = Project(path)
+    return p if p.root is not None else None
