@@ -10,7 +10,7 @@ from .base import Example, Rule
 class TensorOfTensors(Rule):
     code = "TRC108"
     name = "tensor-of-tensors"
-    summary = "`torch.tensor([a, b])` of tensors: use `torch.stack([a, b])`"
+    summary = "`torch.tensor([a, b])` (or `torch.as_tensor`) of tensors: use `torch.stack([a, b])`"
     # the README's rules table: what it finds, the fix, and when the fix is safe
     table_finds = "`torch.tensor([a, b])` of tensors"
     table_fix = "`torch.stack([a, b]).detach()`"
@@ -44,6 +44,12 @@ class TensorOfTensors(Rule):
             note="exact for 0-d elements; 1-element 1-d elements change the shape",
         ),
         Example(
+            code="import torch\nx = torch.randn(3)\ny = torch.as_tensor([x.sum(), x.mean()])\n",
+            fixed="import torch\nx = torch.randn(3)\ny = torch.stack([x.sum(), x.mean()]).detach()\n",
+            unsafe=True,
+            note="torch.as_tensor of a list of tensors goes through Python scalars too",
+        ),
+        Example(
             code="import torch\ndef f(logits, step):\n    loss = torch.mean(logits)\n"
             "    return torch.tensor([loss, step])\n",
             note="a tensor among other items: reported, no fix (raises when the tensor has more "
@@ -52,7 +58,8 @@ class TensorOfTensors(Rule):
     )
 
     def check(self, node: ast.Call, ctx) -> None:
-        if ctx.qualname(node.func) != "torch.tensor" or len(node.args) != 1:
+        q = ctx.qualname(node.func)
+        if q not in ("torch.tensor", "torch.as_tensor") or len(node.args) != 1:
             return
         lst = node.args[0]
         if not isinstance(lst, (ast.List, ast.Tuple)) or not lst.elts:
@@ -62,7 +69,7 @@ class TensorOfTensors(Rule):
             tensors = [ctx.text(e) for e, k in zip(lst.elts, kinds) if k is not None]
             if tensors:  # a tensor among numbers (or items not known)
                 ctx.report(self.code, node,
-                           f"torch.tensor([...]) of the tensor {short(', '.join(tensors), 30)} and "
+                           f"{q}([...]) of the tensor {short(', '.join(tensors), 30)} and "
                            "other items goes through Python scalars: it raises for tensors of "
                            "more than one element and drops their graph; build it from tensors "
                            "with torch.stack or torch.cat")
@@ -76,7 +83,7 @@ class TensorOfTensors(Rule):
             replacement = code(f"{torch}.stack([", *items, "]).detach()")
             fix = replace_fix(ctx, node, replacement, False, f"Replace with `{short(replacement)}`")
         ctx.report(self.code, node,
-                   f"use {short(replacement)} instead of torch.tensor([...]) of tensors: it goes "
+                   f"use {short(replacement)} instead of {q}([...]) of tensors: it goes "
                    "through Python scalars and raises for tensors of more than one element", fix)
 
 

@@ -88,6 +88,12 @@ class FactoryThenTransfer(Rule):
             fixed="import torch\nidx = torch.tensor([1, 2, 3], device=torch.device('cuda'))\n",
         ),
         Example(
+            code="import torch\ndef f():\n    y = torch.randn(3, device='cuda')\n    return torch.ones(3).to(y.device)\n",
+            fixed="import torch\ndef f():\n    y = torch.randn(3, device='cuda')\n"
+            "    return torch.ones(3, device=y.device)\n",
+            note="the device of a proven tensor",
+        ),
+        Example(
             code="import torch\nacc = torch.zeros(5).to(torch.float64)\n",
             fixed="import torch\nacc = torch.zeros(5, dtype=torch.float64)\n",
             verify=("torch.zeros(5).to(torch.float64)", "torch.zeros(5, dtype=torch.float64)"),
@@ -184,6 +190,8 @@ class FactoryThenTransfer(Rule):
             return "device", ctx.text(a)
         if isinstance(a, ast.Call) and ctx.qualname(a.func) == "torch.device":
             return "device", ctx.text(a)
+        if isinstance(a, ast.Attribute) and a.attr == "device" and not kw and ctx.is_tensor(a.value):
+            return "device", ctx.text(a)  # .to(x.device) of a tensor x: a device
         if ctx.qualname(a) in _DTYPES and (not kw or k == "dtype"):
             return "dtype", ctx.text(a)
         if kw:  # .to(dtype=d): a dtype, maybe one the factory does not support
