@@ -272,3 +272,17 @@ def test_an_elementwise_op_lays_out_like_its_first_input():
     exec(src, namespace)
     with pytest.raises(RuntimeError, match="view size is not compatible"):
         namespace["f"]()
+
+
+def test_a_size_named_before_a_rebinding_says_so():
+    """speechbrain's Tacotron2: after ``x = x.transpose(1, 2)`` the view's own ``x.size(1)`` is
+    another size than the one that must be 1; the message names the old x's, and it holds."""
+    src = ("import torch\ndef parse(x, k):\n    x = x.transpose(1, 2)\n"
+           "    return x.view(x.size(0), int(x.size(1) / k), -1)\n")
+    (found,) = _trc201(src)
+    assert found.message.endswith("unless k == 1 or (x before .transpose(1, 2)).size(1) == 1")
+    namespace = {}
+    exec(src, namespace)
+    assert namespace["parse"](torch.randn(2, 1, 10), 2).shape == (2, 5, 2)  # the old size(1) is 1
+    with pytest.raises(RuntimeError, match="view size is not compatible"):
+        namespace["parse"](torch.randn(2, 3, 10), 2)

@@ -91,7 +91,8 @@ class Context:
         func = call.func
         if not isinstance(func, ast.Attribute) or self.is_not_tensor(func.value):
             return NOT_JUDGED
-        return judge_view(self.value(func.value), self.size_args(call.args))
+        args_text = ", ".join(self.text(a) for a in call.args)
+        return judge_view(self.value(func.value), self.size_args(call.args), args_text)
 
     @property
     def fix_blocker(self) -> Optional[str]:

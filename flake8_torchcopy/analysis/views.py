@@ -7,6 +7,7 @@ are not 1 (``Value.assumes``: an elementwise op's output order) adds those sizes
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import List, Optional, Sequence, Tuple, cast
 
@@ -36,8 +37,11 @@ class ViewJudgement:
 NOT_JUDGED = ViewJudgement(UNKNOWN)
 
 
-def judge_view(recv: Value, target: Optional[Sequence[Optional[Mono]]]) -> ViewJudgement:
-    """The judgement of ``recv.view(*target)`` (target sizes, None for ``-1``)."""
+def judge_view(recv: Value, target: Optional[Sequence[Optional[Mono]]],
+               args_text: str = "") -> ViewJudgement:
+    """The judgement of ``recv.view(*target)`` (target sizes, None for ``-1``; ``args_text``:
+    the call's argument text, to tell a size named before a rebinding from the one the
+    arguments read)."""
     layout = recv.open_layout or (recv.sizes, recv.strides)
     if layout[0] is None or layout[1] is None or target is None or None in layout[0]:
         return NOT_JUDGED
@@ -50,8 +54,23 @@ def judge_view(recv: Value, target: Optional[Sequence[Optional[Mono]]]) -> ViewJ
     rescues = _with_assumptions(rescues, recv.assumes)
     in_target = {sym for m in target if m is not None for sym in m.atoms()}
     rescues.sort(key=lambda syms: (len(syms), not set(syms) <= in_target))
-    unless = tuple(tuple(s.name for s in syms) for syms in rescues)
+    read = {a for m in target if m is not None for a in m.atoms()}
+    unless = tuple(tuple(_label(s, read, args_text, recv.permuted_by) for s in syms) for syms in rescues)
     return ViewJudgement(ILLEGAL, unless, recv.permuted_by)
+
+
+_SIZE_OF = re.compile(r"(.+)\.size\((\d+)\)")
+
+
+def _label(sym: Sym, read, args_text: str, origin: Optional[str]) -> str:
+    """The size's name, said of the tensor before the permutation when the view's own
+    arguments spell the same name for another size (``x = x.transpose(1, 2)`` then
+    ``x.view(x.size(0), x.size(1) // k, -1)``: the "x.size(1)" that must be 1 is the old x's)."""
+    m = _SIZE_OF.fullmatch(sym.name)
+    if m is None or sym in read or sym.name not in args_text:
+        return sym.name
+    before = f" before {origin}" if origin else " before the permutation"
+    return f"({m.group(1)}{before}).size({m.group(2)})"
 
 
 def _with_assumptions(rescues: List[Tuple[Sym, ...]], assumes) -> List[Tuple[Sym, ...]]:
