@@ -66,3 +66,54 @@ def test_transformers_returns_tensors(tmp_path):
         assert all(type(v) is torch.Tensor for v in padded.values())
     public = {n for n in dir(transformers.BatchEncoding) if not n.startswith("_")}
     assert public <= pipelines._ENCODING_MEMBERS  # no method is taken for a value
+
+
+LOADER = '''import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+def train(n):
+    x = torch.randn(n, 3)
+    y = torch.arange(n)
+    loader = DataLoader(TensorDataset(x, y), batch_size=8, shuffle=True)
+    for xb, yb in loader:
+        a = torch.tensor(xb)
+        b = yb.clone().detach()
+    first, label = TensorDataset(x, y)[0]
+    return torch.tensor(first)
+'''
+
+
+def test_dataloader_batches_of_a_tensor_dataset_are_tensors():
+    found = [(f.line, f.code, f.fix.applicability if f.fix else None) for f in lint_source(LOADER, "t.py")]
+    assert found == [(9, "TRC101", "unsafe"), (10, "TRC103", "unsafe"), (12, "TRC101", "unsafe")]
+
+
+@pytest.mark.parametrize("change", [
+    ("batch_size=8, shuffle=True", "batch_size=8, collate_fn=list"),  # a collate of its own
+    ("batch_size=8, shuffle=True", "batch_sampler=s"),
+    ("TensorDataset(x, y), batch", "TensorDataset(*xs), batch"),  # items not known
+    ("x = torch.randn(n, 3)", "x = n"),  # not a tensor
+    ("DataLoader(TensorDataset(x, y)", "DataLoader(MyDataset(x, y)"),
+])
+def test_other_loaders_stay_quiet(change):
+    src = LOADER.replace(*change)
+    assert [f.line for f in lint_source(src, "t.py") if f.line == 9] == []  # (TRC103 reports any clone().detach())
+
+
+def test_dataloader_fact_holds_in_torch():
+    torch = pytest.importorskip("torch")
+    from torch.utils.data import DataLoader, TensorDataset
+
+    ds = TensorDataset(torch.randn(10, 3), torch.arange(10))
+    assert all(type(t) is torch.Tensor for t in ds[0]) and len(ds[0]) == 2
+    assert sum(1 for _ in iter(ds)) == 10  # iteration stops at the end (IndexError)
+    for keywords in ({"batch_size": 4}, {"batch_size": None}, {"batch_size": 3, "shuffle": True,
+                     "drop_last": True}, {"batch_size": 2, "pin_memory": False, "num_workers": 0}):
+        batches = list(DataLoader(ds, **keywords))
+        assert batches and all(len(b) == 2 and all(type(t) is torch.Tensor for t in b) for b in batches)
+    import inspect
+
+    from flake8_torchcopy.analysis import pipelines
+    accepted = set(inspect.signature(DataLoader.__init__).parameters) - {"self"}
+    assert pipelines._LOADER_KEYWORDS <= accepted
+    assert accepted - pipelines._LOADER_KEYWORDS == {"collate_fn", "batch_sampler", "multiprocessing_context"}

@@ -1,4 +1,5 @@
-"""Library knowledge of data pipelines: what Hugging Face tokenizers return.
+"""Library knowledge of data pipelines: what Hugging Face tokenizers and PyTorch's
+``DataLoader`` over a ``TensorDataset`` return.
 
 A tokenizer loaded by ``AutoTokenizer.from_pretrained(...)`` (or a named
 ``...Tokenizer``/``...TokenizerFast`` class's ``from_pretrained``, without
@@ -11,15 +12,29 @@ are read by subscript (``enc["input_ids"]``) or attribute (``enc.input_ids``), a
 returns a tensor.  The tokenizer and the encoding are marked by their ``qualname``
 (``TOKENIZER``, ``BATCH_ENCODING``), which no rule matches.  Evidence from here carries
 the ``LIBRARY`` caveat: reports, and fixes marked unsafe.
+
+``TensorDataset(a, b)`` (tensors, no starred arguments) yields tuples of as many tensors
+(``tensor[index]`` each), and a ``DataLoader`` over it with the default collate
+(no ``collate_fn``/``batch_sampler``, only the keywords listed in ``_LOADER_KEYWORDS``)
+yields lists of as many tensors: ``default_collate`` stacks each position, and with
+``batch_size=None`` the items come through as they are.  ``for x, y in loader:`` then
+binds tensors (checked with torch in ``tests/test_pipelines.py``).
 """
 from __future__ import annotations
 
 import ast
 import re
-from typing import Optional
+from typing import Callable, Optional
 
 from .values import NOT, TENSOR, Value
 
+TENSOR_DATASET = "torch:TensorDataset"
+_DATASETS = frozenset({"torch.utils.data.TensorDataset", "torch.utils.data.dataset.TensorDataset"})
+_LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
+#: DataLoader keywords that keep the default collate and the dataset's items
+_LOADER_KEYWORDS = frozenset(
+    "dataset batch_size shuffle sampler num_workers pin_memory drop_last timeout "
+    "worker_init_fn generator prefetch_factor persistent_workers pin_memory_device in_order".split())
 TOKENIZER = "transformers:tokenizer"
 BATCH_ENCODING = "transformers:BatchEncoding"
 LIBRARY = "it rests on what a library returns (a Hugging Face tokenizer's output)"
@@ -43,8 +58,11 @@ def _encoding() -> Value:
     return Value(NOT, qualname=BATCH_ENCODING, mapped=Value(TENSOR, caveat=LIBRARY))
 
 
-def call(q: str, node: ast.Call) -> Optional[Value]:
-    """What a call of qualified name ``q`` returns, when this module knows it."""
+def call(q: str, node: ast.Call, value_of: Optional[Callable[[ast.AST], Value]] = None) -> Optional[Value]:
+    """What a call of qualified name ``q`` returns, when this module knows it (``value_of``:
+    the values the evaluator found for the call's arguments)."""
+    if value_of is not None and (q in _DATASETS or q in _LOADERS):
+        return _data(q, node, value_of)
     if _LOADER.match(q) and not any(k.arg == "trust_remote_code" or k.arg is None
                                     for k in node.keywords):
         return Value(NOT, qualname=TOKENIZER)
@@ -55,6 +73,24 @@ def call(q: str, node: ast.Call) -> Optional[Value]:
     if q == BATCH_ENCODING + ".to":
         return _encoding()
     return None
+
+
+def _data(q: str, node: ast.Call, value_of: Callable[[ast.AST], Value]) -> Optional[Value]:
+    if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+        return None
+    if q in _DATASETS:
+        if node.keywords or not node.args or any(value_of(a).kind != TENSOR for a in node.args):
+            return None
+        item = Value(NOT, elems=tuple(Value(TENSOR, caveat=LIBRARY) for _ in node.args))
+        return Value(NOT, qualname=TENSOR_DATASET, item=item)
+    if any(k.arg not in _LOADER_KEYWORDS for k in node.keywords) or len(node.args) > 1:
+        return None  # collate_fn=, batch_sampler=, or positional options: not the default collate
+    dataset = node.args[0] if node.args else next(
+        (k.value for k in node.keywords if k.arg == "dataset"), None)
+    held = value_of(dataset) if dataset is not None else None
+    if held is None or held.qualname != TENSOR_DATASET or held.item is None:
+        return None
+    return Value(NOT, item=Value(NOT, elems=held.item.elems))
 
 
 def attribute(base: Value, attr: str) -> Optional[Value]:

@@ -171,7 +171,7 @@ def index_layout(base: Value, n: int) -> Value:
 
 
 def call_qualname(ev, node, q: str, args: List[Value]) -> Value:
-    known = pipelines.call(q, node)
+    known = pipelines.call(q, node, lambda a: ev.cache.get(id(a)) or UNKNOWN_VALUE)
     if known is not None:
         return known
     if q.startswith("numpy.") or q.startswith("math."):
