@@ -88,7 +88,8 @@ class FactoryThenTransfer(Rule):
             fixed="import torch\nidx = torch.tensor([1, 2, 3], device=torch.device('cuda'))\n",
         ),
         Example(
-            code="import torch\ndef f():\n    y = torch.randn(3, device='cuda')\n    return torch.ones(3).to(y.device)\n",
+            code="import torch\ndef f():\n    y = torch.randn(3, device='cuda')\n"
+            "    return torch.ones(3).to(y.device)\n",
             fixed="import torch\ndef f():\n    y = torch.randn(3, device='cuda')\n"
             "    return torch.ones(3, device=y.device)\n",
             note="the device of a proven tensor",
