@@ -7,9 +7,8 @@ summaries, library knowledge): it asks questions such as :meth:`Context.is_tenso
 from __future__ import annotations
 
 import ast
-from typing import List, Optional, Sequence, Tuple
+from typing import Any, List, Optional, Sequence, Tuple
 
-from ..finding import Fix
 from . import numpyish
 from .symbolic import Mono
 from .torchapi import DTYPE_NAMES, LEGACY_CONSTRUCTORS
@@ -181,5 +180,7 @@ class Context:
         return self.end(call.func), self.end(call)
 
     # --- reporting ----------------------------------------------------------
-    def report(self, code: str, node: ast.AST, message: str, fix: Optional[Fix] = None) -> None:
+    def report(self, code: str, node: ast.AST, message: str, fix: Optional[Any] = None) -> None:
+        """Report ``code`` at ``node``; ``fix`` (a :class:`~flake8_torchcopy.finding.Fix`)
+        goes to the engine's sink as is."""
         self._w.add(code, node, message, fix)

@@ -12,13 +12,13 @@ from __future__ import annotations
 import ast
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
-from ..finding import Finding, Fix, unsafe
 from .callsites import MAX_ROUNDS, closed_functions, parameter_seeds
 from .context import Context
 from .exprs import Env, Evaluator
 from .modulescan import (may_replace_attribute, may_set_default_device, may_store_dynamically,
                          module_rebound)
 from .narrowing import narrow
+from .sink import NO_SINK, Sink
 from .values import ANNOTATED, ASSERTED, NOT_VALUE, TENSOR, UNKNOWN, UNKNOWN_VALUE, Value, join
 
 _JIT_DECORATORS = frozenset({"torch.jit.script", "torch.jit.script_method", "torch.jit.export"})
@@ -56,33 +56,41 @@ def _exits(stmts: Sequence[ast.stmt]) -> bool:
 Seeds = Dict[int, Dict[str, Value]]  # id(def) -> parameter -> its value on entry
 
 
-def walk_module(source: str, tree: ast.AST, rules: Sequence, options,
-                path: Optional[str] = None) -> List[Finding]:
-    """The findings of ``rules`` in the module: one walk; then, where closed functions
-    get values from their calls into their parameters (:mod:`.callsites`), up to
-    ``MAX_ROUNDS - 1`` more rounds, each walking again only the functions whose
-    parameters the previous round learnt something new about."""
-    walker = FlowWalker(source, tree, rules, options)
-    walker.path = path  # its imports of its own package are followed (.project)
-    walker.sites = closed_functions(tree, walker.idx, walker.may_match, public=options.public_helpers)
-    walker.run()
-    first = dict(walker.findings)
-    for _ in range(MAX_ROUNDS - 1 if walker.sites.calls else 0):
-        new = parameter_seeds(walker.sites, walker.passed)
-        changed = [f for f in set(new) | set(walker.seeds)
-                   if _seed_key(new.get(f)) != _seed_key(walker.seeds.get(f))]
-        if not changed:
-            break
-        walker.seeds = new
-        walker.rewalk(changed)
-    public = {id(c.node) for c in walker.sites.calls.values() if c.public}
-    if public & set(walker.seeds):
-        # a public function's callers in other modules are not seen: what rests on its
-        # calls here is a finding, its fix unsafe
-        # (Finding equality ignores the fix: compare it too)
-        return [f if first.get(k) == f and first[k].fix == f.fix else unsafe(f)
-                for k, f in walker.findings.items()]
-    return list(walker.findings.values())
+class ModuleWalk:
+    """The walk of a module, in rounds: :meth:`first_round` walks it once; then, where
+    closed functions get values from their calls into their parameters (:mod:`.callsites`),
+    :meth:`more_rounds` walks again, up to ``MAX_ROUNDS - 1`` times, only the functions
+    whose parameters the previous round learnt something new about.  The rules report to
+    ``sink``; what to make of the rounds' reports is the sink owner's
+    (:attr:`rests_on_public_calls`)."""
+
+    def __init__(self, source: str, tree: ast.AST, rules: Sequence, options, sink: Sink,
+                 path: Optional[str] = None) -> None:
+        self.walker = walker = FlowWalker(source, tree, rules, options, sink)
+        walker.path = path  # its imports of its own package are followed (.project)
+        walker.sites = closed_functions(tree, walker.idx, walker.may_match, public=options.public_helpers)
+
+    def first_round(self) -> None:
+        self.walker.run()
+
+    def more_rounds(self) -> None:
+        walker = self.walker
+        for _ in range(MAX_ROUNDS - 1 if walker.sites.calls else 0):
+            new = parameter_seeds(walker.sites, walker.passed)
+            changed = [f for f in set(new) | set(walker.seeds)
+                       if _seed_key(new.get(f)) != _seed_key(walker.seeds.get(f))]
+            if not changed:
+                break
+            walker.seeds = new
+            walker.rewalk(changed)
+
+    @property
+    def rests_on_public_calls(self) -> bool:
+        """Did the later rounds seed a public function's parameters from its calls here?
+        Its callers in other modules are not seen: a report the rounds changed rests on
+        them."""
+        public = {id(c.node) for c in self.walker.sites.calls.values() if c.public}
+        return bool(public & set(self.walker.seeds))
 
 
 def _may_declare(word: str, source: str) -> bool:
@@ -124,14 +132,13 @@ def _seed_key(params: Optional[Dict[str, Value]]):
 
 
 class FlowWalker(Evaluator):
-    def __init__(self, source: str, tree: ast.AST, rules: Sequence, options) -> None:
+    def __init__(self, source: str, tree: ast.AST, rules: Sequence, options, sink: Sink = NO_SINK) -> None:
         super().__init__(source, rules)
+        self.sink = sink
         self.triggers = self.trigger_groups(source, tree, rules)
-        self.rules = rules
         self.tree = tree
         self.options = options
         self.ctx = Context(self)
-        self.findings: Dict[Tuple[int, int, str], Finding] = {}
         self.in_jit = False
         self.deferred: List[Tuple[ast.AST, Env, bool]] = []
         self.loops: List[Dict[str, List[Env]]] = []
@@ -154,7 +161,7 @@ class FlowWalker(Evaluator):
         self._may_match: Dict[int, bool] = {}
 
     # ------------------------------------------------------------------ driver
-    def run(self) -> List[Finding]:
+    def run(self) -> None:
         self.in_module_body = True
         # a function may rebind a module-level name when called (global, exec, globals())
         self.volatile = self.globals_
@@ -163,7 +170,6 @@ class FlowWalker(Evaluator):
         self.block(self.tree.body)  # type: ignore[attr-defined]
         self.in_module_body = False
         self.walk_deferred()
-        return list(self.findings.values())
 
     def walk_deferred(self) -> None:
         while self.deferred:
@@ -179,11 +185,7 @@ class FlowWalker(Evaluator):
                 continue  # never walked: nothing in it can match, and it calls nothing tracked
             func, outer, jit = self.walked[key]
             first, last = func.lineno, func.end_lineno
-            self.findings = {k: f for k, f in self.findings.items() if not first <= f.line <= last}
-            for rule in self.rules:  # a rule that keeps what it saw (the verifier's probe)
-                forget = getattr(rule, "forget", None)
-                if forget is not None:
-                    forget(first, last)
+            self.sink.forget(first, last)
             for c in self.sites.calls.values():
                 for call in c.calls:
                     if first <= call.lineno <= last:
@@ -191,16 +193,15 @@ class FlowWalker(Evaluator):
             self.deferred.append((func, outer, jit))
             self.walk_deferred()
 
-    def add(self, code: str, node: ast.AST, message: str, fix: Optional[Fix]) -> None:
+    def add(self, code: str, node: ast.AST, message: str, fix: object) -> None:
+        """A rule's report: to the sink, with the node's span in characters."""
         if not self.reporting:
             return
         line = node.lineno  # type: ignore[attr-defined]
         col = self.idx.char_col(line, node.col_offset)  # type: ignore[attr-defined]
         end_line = node.end_lineno  # type: ignore[attr-defined]
         end_col = self.idx.char_col(end_line, node.end_col_offset)  # type: ignore[attr-defined]
-        key = (line, col, code)
-        self.findings[key] = Finding(code, message, line, col, end_line, end_col, fix,
-                                     stmt_lines=self.stmt_range)
+        self.sink.report(code, message, (line, col, end_line, end_col), fix, self.stmt_range)
 
     @property
     def default_device(self) -> bool:
