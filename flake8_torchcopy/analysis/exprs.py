@@ -23,9 +23,11 @@ from . import yields
 from .narrowing import narrow
 from .project import imported_call
 from .callsites import NO_CALLSITES, CallSites
-from .summaries import returns_tensor, store_counts, tensor_attributes
+from .returns import returns_tensor
+from .summaries import store_counts, tensor_attributes
 from .symbolic import Mono, Sym, rounded
-from .torchsem import TENSOR_TYPES, const_int, dim_size, is_tensorish
+from .methodlayouts import const_int, dim_size, elementwise_layout, permuted_origin
+from .torchsem import TENSOR_TYPES, is_tensorish
 from .values import ANNOTATED, NOT, NOT_VALUE, SUBCLASS, TENSOR, UNKNOWN, UNKNOWN_VALUE, Value, join
 
 Env = Dict[str, Value]
@@ -360,7 +362,7 @@ class Evaluator:
         when a value stored in it was permuted."""
         self._children(node)
         held = [self.cache.get(id(v)) or UNKNOWN_VALUE for v in node.values]
-        origin = sem.permuted_origin(held)
+        origin = permuted_origin(held)
         return Value(NOT, permuted_by=origin) if origin else NOT_VALUE
 
     def e_Slice(self, node):
@@ -470,8 +472,8 @@ class Evaluator:
         if kind == UNKNOWN and all(v.kind == NOT for v in vals):
             return NOT_VALUE
         if len(vals) == 2 and (kind == TENSOR or any(_laid_out(v) for v in vals)):
-            return sem.elementwise_layout(kind, vals, " " + self.idx.text(node))
-        origin = sem.permuted_origin(vals)
+            return elementwise_layout(kind, vals, " " + self.idx.text(node))
+        origin = permuted_origin(vals)
         return Value(kind, permuted_by=origin) if origin or kind == TENSOR else UNKNOWN_VALUE
 
     def e_UnaryOp(self, node):
@@ -479,7 +481,7 @@ class Evaluator:
         if isinstance(node.op, ast.Not):
             return NOT_VALUE
         if is_tensorish(v) or _laid_out(v):  # a TensorIterator op of one input
-            return sem.elementwise_layout(v.kind, [v], " " + self.idx.text(node))
+            return elementwise_layout(v.kind, [v], " " + self.idx.text(node))
         m = self.mono_of(node.operand, v) if isinstance(node.op, ast.USub) else None
         if m is not None:
             return Value(NOT if v.kind == NOT else UNKNOWN, mono=m * Mono.const(-1))
@@ -510,7 +512,7 @@ class Evaluator:
             taint = left.permuted_by or right.permuted_by
             if lt and rt:
                 if left.sizes is not None and right.sizes is not None:
-                    return sem.elementwise_layout(kind, [left, right], " " + type(op).__name__)
+                    return elementwise_layout(kind, [left, right], " " + type(op).__name__)
                 return Value(kind, permuted_by=taint)
             if other.kind == NOT and t.sizes is not None:
                 # the output of an elementwise op follows a dense input's dim order;
@@ -645,7 +647,7 @@ class Evaluator:
                 return container
             if name in api.NON_TENSOR_BUILTINS:
                 return NOT_VALUE
-            origin = sem.permuted_origin(args)  # abs(x), max(x, y): x itself or its layout
+            origin = permuted_origin(args)  # abs(x), max(x, y): x itself or its layout
             if origin:
                 return Value(UNKNOWN, permuted_by=origin)
         return UNKNOWN_VALUE
