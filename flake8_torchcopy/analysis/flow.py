@@ -13,7 +13,8 @@ from __future__ import annotations
 import ast
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
-from .callsites import MAX_ROUNDS, closed_functions, parameter_seeds
+from .callsites import MAX_ROUNDS, parameter_seeds
+from .closedness import closed_functions
 from .context import Context
 from .modulescan import (may_replace_attribute, may_set_default_device, may_store_dynamically,
                          module_rebound)

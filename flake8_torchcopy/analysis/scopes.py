@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 from typing import List, Optional, Set, Tuple
 
-from .callsites import _spans_any
+from .closedness import _spans_any
 
 #: methods whose first parameter is the class, not an instance
 _CLASS_FIRST = frozenset({"__new__", "__init_subclass__", "__class_getitem__"})
