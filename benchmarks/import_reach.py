@@ -3,7 +3,7 @@
 For every corpus file that holds a trigger word, follows each relative import
 (``from .utils import f``) to its module in the same package, and counts the imported
 functions whose every return is a torch constructor (the module-level return summary,
-:func:`flake8_torchcopy.analysis.summaries.returns_tensor`, with the target module's
+:func:`flake8_torchcopy.analysis.returns.returns_tensor`, with the target module's
 imports), and the places where such a function's result is passed straight to a copy
 idiom (``torch.tensor(f(...))``, ``deepcopy(f(...))``, ``f(...).clone().detach()``...).
 
@@ -21,7 +21,7 @@ from typing import Callable, Dict, Optional, Set
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from flake8_torchcopy.analysis.summaries import returns_tensor  # noqa: E402
+from flake8_torchcopy.analysis.returns import returns_tensor  # noqa: E402
 
 TRIGGER = re.compile(r"tensor\(|deepcopy\(|new_tensor\(|clone\(\)\.detach|Tensor\(")
 

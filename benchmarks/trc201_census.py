@@ -33,7 +33,7 @@ def main() -> int:
     args = ap.parse_args()
 
     import flake8_torchcopy
-    from flake8_torchcopy.analysis import layout
+    from flake8_torchcopy.analysis import layout, viewlegality
     from flake8_torchcopy.analysis import views as views_module
     from flake8_torchcopy.rules import trc201_view_after_permute as rule_module
 
@@ -42,7 +42,7 @@ def main() -> int:
     where = {"path": "", "line": 0}
 
     def counted_verdict(sizes, strides, target):
-        result = layout.view_verdict(sizes, strides, target)
+        result = viewlegality.view_verdict(sizes, strides, target)
         permuted = tuple(strides) != tuple(layout.contiguous_strides(sizes))
         census[("permuted" if permuted else "contiguous", result[0])] += 1
         sites.append([where["path"], where["line"], "permuted" if permuted else "contiguous", result[0]])
@@ -57,9 +57,10 @@ def main() -> int:
 
     type(rule).check = located_check
 
-    proxy = types.SimpleNamespace(**{k: getattr(layout, k) for k in dir(layout) if not k.startswith("__")})
+    proxy = types.SimpleNamespace(**{k: getattr(viewlegality, k) for k in dir(viewlegality)
+                                     if not k.startswith("__")})
     proxy.view_verdict = counted_verdict
-    views_module.L = proxy  # only the rule's calls are counted (not reshape's inside the walker)
+    views_module.VL = proxy  # only the rule's calls are counted (not reshape's inside the walker)
 
     reports = []
     for name in NAMES:

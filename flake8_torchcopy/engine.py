@@ -5,7 +5,8 @@ that contains none of the rules' trigger words costs a handful of substring
 searches.  Otherwise the ``ast`` tree (handed over by flake8 for free, or parsed
 here) is walked once by :class:`~flake8_torchcopy.analysis.flow.FlowWalker`,
 which resolves torch names, infers tensor-ness and layouts and calls every
-active rule on the nodes it cares about.
+active rule on the nodes it cares about; :mod:`flake8_torchcopy.runner` turns
+the rules' reports into findings.
 
 A fix says what to replace where (see :mod:`flake8_torchcopy.finding`);
 ``apply_fixes`` applies the non-overlapping ones as a LibCST transformation
@@ -97,7 +98,7 @@ def lint_source(
     not parse.  ``# noqa`` comments are not applied here: flake8 applies them for
     the plugin, and :mod:`flake8_torchcopy.cli.noqa` for the CLI.
     """
-    from .analysis.flow import walk_module
+    from .runner import run_rules
 
     candidates = ALL_RULES if rules is None else tuple(rules)
     present = _WordsIn(source)
@@ -107,13 +108,13 @@ def lint_source(
     if tree is None:
         tree = parse_python(source, path or "<unknown>")
     try:
-        findings = walk_module(source, tree, active, options, path)
+        findings = run_rules(source, tree, active, options, path)
     except RecursionError:
         levels = nesting_depth(tree)
         if levels > MAX_LEVELS:
             raise TooDeep(f"the code is nested {levels} levels deep, more than the analysis "
                           f"handles ({MAX_LEVELS})") from None
-        findings = deep_call(levels, walk_module, source, tree, active, options, path)
+        findings = deep_call(levels, run_rules, source, tree, active, options, path)
     findings.sort(key=lambda f: (f.line, f.col, f.code))
     return findings
 

@@ -5,6 +5,7 @@ import pytest
 
 from flake8_torchcopy import Options, lint_source
 from flake8_torchcopy.analysis import layout as L
+from flake8_torchcopy.analysis import viewlegality as VL
 from flake8_torchcopy.analysis.symbolic import Mono, Sym
 
 
@@ -176,17 +177,17 @@ def test_view_legality_algebra():
     b, n, h, c, k = _sym("b", "n", "h", "c", "k")
     sizes = (b, h, n, c / h)
     s2, st2 = L.swap(sizes, L.contiguous_strides(sizes), 1, 2)
-    assert L.view_verdict(s2, st2, [b, n, h, c / h]) == (L.LEGAL, [])  # same shape
-    verdict, rescues = L.view_verdict(s2, st2, [b, n, c])
-    assert verdict == L.ILLEGAL and {tuple(s.name for s in r) for r in rescues} == {("n",), ("h",)}
-    assert L.view_verdict(s2, st2, [b, n, None])[0] == L.ILLEGAL
+    assert VL.view_verdict(s2, st2, [b, n, h, c / h]) == (VL.LEGAL, [])  # same shape
+    verdict, rescues = VL.view_verdict(s2, st2, [b, n, c])
+    assert verdict == VL.ILLEGAL and {tuple(s.name for s in r) for r in rescues} == {("n",), ("h",)}
+    assert VL.view_verdict(s2, st2, [b, n, None])[0] == VL.ILLEGAL
     # a split of one dim after a transpose is legal
     sizes = (b, h * c, n)
     s3, st3 = L.swap(sizes, L.contiguous_strides(sizes), 1, 2)
-    assert L.view_verdict(s3, st3, [b, n, h, c])[0] == L.LEGAL
+    assert VL.view_verdict(s3, st3, [b, n, h, c])[0] == VL.LEGAL
     # sizes that can't be matched symbolically: unknown, never reported
-    assert L.view_verdict(s3, st3, [b, k, None])[0] in (L.UNKNOWN, L.ILLEGAL)
-    assert L.view_verdict(s3, st3, [b * k, c])[0] == L.UNKNOWN
+    assert VL.view_verdict(s3, st3, [b, k, None])[0] in (VL.UNKNOWN, VL.ILLEGAL)
+    assert VL.view_verdict(s3, st3, [b * k, c])[0] == VL.UNKNOWN
 
 
 @pytest.mark.verify
@@ -207,20 +208,20 @@ def test_view_legality_agrees_with_torch():
         targets = [[-1], list(t.shape[:1]) + [-1], [-1] + list(t.shape[-1:])]
         for target in itertools.islice(targets, 3):
             mono_target = [None if v == -1 else Mono.const(v) for v in target]
-            verdict, _ = L.view_verdict(ps, pst, mono_target)
+            verdict, _ = VL.view_verdict(ps, pst, mono_target)
             try:
                 t.view(target)
                 ok = True
             except RuntimeError:
                 ok = False
-            if verdict != L.UNKNOWN:
-                assert (verdict == L.LEGAL) == ok, (shape, perm, target)
+            if verdict != VL.UNKNOWN:
+                assert (verdict == VL.LEGAL) == ok, (shape, perm, target)
                 checked += 1
-            if verdict == L.LEGAL:
+            if verdict == VL.LEGAL:
                 # the strides the analysis carries on are torch's (size-1 dims aside)
                 view = t.view(target)
-                full = L.resolve_target(ps, mono_target)
-                ours = L.view_result(ps, pst, full)
+                full = VL.resolve_target(ps, mono_target)
+                ours = VL.view_result(ps, pst, full)
                 for size, mine, real in zip(view.shape, ours, view.stride()):
                     if size != 1:
                         assert mine == Mono.const(real), (shape, perm, target)

@@ -21,6 +21,7 @@ import pytest
 
 from flake8_torchcopy import lint_source
 from flake8_torchcopy.analysis import layout as L
+from flake8_torchcopy.analysis import viewlegality as VL
 from flake8_torchcopy.analysis.symbolic import Mono, Sym
 from flake8_torchcopy.rules import ALL_RULES
 from flake8_torchcopy.rules.base import Rule
@@ -271,15 +272,15 @@ def test_views_of_empty_tensors_work_and_have_torchs_strides():
                    list(t.shape)[::-1], list(t.shape)]
         for target in targets:
             mono = [None if v == -1 else Mono.const(v) for v in target]
-            verdict, rescues = L.view_verdict(sizes, strides, mono)
-            assert verdict == L.LEGAL and rescues == []
+            verdict, rescues = VL.view_verdict(sizes, strides, mono)
+            assert verdict == VL.LEGAL and rescues == []
             try:
                 view = t.view(target)
             except RuntimeError:  # an ambiguous -1, never the strides
                 assert -1 in target
                 continue
             resolved = [Mono.const(v) for v in view.shape]
-            ours = L.view_result(sizes, strides, resolved)
+            ours = VL.view_result(sizes, strides, resolved)
             assert ours is not None
             assert nonone(view.shape, [int(m.coef) for m in ours]) == nonone(view.shape, view.stride())
             checked += 1
@@ -290,11 +291,11 @@ def test_a_zero_anywhere_makes_the_verdict_legal():
     b, n = Mono.sym(Sym("b")), Mono.sym(Sym("n"))
     zero = Mono.const(0)
     sizes, strides = L.swap((b, zero, n), L.contiguous_strides((b, zero, n)), 1, 2)
-    assert L.view_verdict(sizes, strides, [b, None]) == (L.LEGAL, [])
-    assert L.view_verdict(sizes, strides, [b * n, zero]) == (L.LEGAL, [])
+    assert VL.view_verdict(sizes, strides, [b, None]) == (VL.LEGAL, [])
+    assert VL.view_verdict(sizes, strides, [b * n, zero]) == (VL.LEGAL, [])
     # the same view with elements raises, and is still proven to
     sizes, strides = L.swap((b, n, n), L.contiguous_strides((b, n, n)), 1, 2)
-    assert L.view_verdict(sizes, strides, [b, None])[0] == L.ILLEGAL
+    assert VL.view_verdict(sizes, strides, [b, None])[0] == VL.ILLEGAL
 
 
 # ----------------------------------------------------------------------- the analysis

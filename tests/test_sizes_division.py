@@ -8,6 +8,7 @@ import pytest
 
 from flake8_torchcopy import lint_source
 from flake8_torchcopy.analysis import layout as L
+from flake8_torchcopy.analysis import viewlegality as VL
 from flake8_torchcopy.analysis.symbolic import Mono, Quotient, Rest, Sym, rounded
 
 B, C, T, K = (Mono.sym(Sym(n)) for n in ("b", "c", "t", "k"))
@@ -47,15 +48,15 @@ def _speech_cases():
     ceil_q = rounded(T / K, ceil=True)
     for extra in ((), (REST,)):
         src = (B, C, T) + extra
-        yield src, [B, q, None], L.ILLEGAL
-        yield src, [B, rounded(T / K), None], L.ILLEGAL
-        yield src, [B, q, K * C], L.ILLEGAL if not extra else None
-        yield src, [B, half, Mono.const(2), C], L.LEGAL if not extra else None
-        yield src, [B, q, K, C], L.LEGAL if not extra else None
+        yield src, [B, q, None], VL.ILLEGAL
+        yield src, [B, rounded(T / K), None], VL.ILLEGAL
+        yield src, [B, q, K * C], VL.ILLEGAL if not extra else None
+        yield src, [B, half, Mono.const(2), C], VL.LEGAL if not extra else None
+        yield src, [B, q, K, C], VL.LEGAL if not extra else None
         yield src, [B, half, Mono.const(2), None], None   # legal only when t is even
         yield src, [B, None, q], None
         yield src, [B, ceil_q, None], None
-        yield src, [B, T, None], L.LEGAL if not extra else None
+        yield src, [B, T, None], VL.LEGAL if not extra else None
 
 
 def _layout(src):
@@ -64,13 +65,13 @@ def _layout(src):
 
 def test_speech_model_view_is_illegal_unless_k_is_1():
     sizes, strides = _layout((B, C, T))
-    verdict, rescues = L.view_verdict(sizes, strides, [B, rounded(T / K), None])
-    assert verdict == L.ILLEGAL
+    verdict, rescues = VL.view_verdict(sizes, strides, [B, rounded(T / K), None])
+    assert verdict == VL.ILLEGAL
     assert {tuple(s.name for s in r) for r in rescues} == {("k",), ("c",)}
     # rank unknown (x.transpose(1, 2) of a parameter): still only k == 1 or c == 1 save it
     sizes, strides = _layout((B, C, T, REST))
-    verdict, rescues = L.view_verdict(sizes, strides, [B, rounded(T / K), None])
-    assert verdict == L.ILLEGAL
+    verdict, rescues = VL.view_verdict(sizes, strides, [B, rounded(T / K), None])
+    assert verdict == VL.ILLEGAL
     assert {tuple(s.name for s in r) for r in rescues} == {("k",), ("c",)}
 
 
@@ -78,10 +79,10 @@ def test_speech_model_view_is_illegal_unless_k_is_1():
 def test_division_verdicts_agree_with_torch():
     torch = pytest.importorskip("torch")
     rnd = random.Random(0)
-    checked = {L.LEGAL: 0, L.ILLEGAL: 0}
+    checked = {VL.LEGAL: 0, VL.ILLEGAL: 0}
     for src, target, expected in _speech_cases():
         sizes, strides = _layout(src)
-        verdict, rescues = L.view_verdict(sizes, strides, target)
+        verdict, rescues = VL.view_verdict(sizes, strides, target)
         if expected is not None:
             assert verdict == expected, (src, target)
         for _ in range(150):
@@ -103,13 +104,13 @@ def test_division_verdicts_agree_with_torch():
                 reshaped = True
             except RuntimeError:
                 reshaped = False
-            if verdict == L.LEGAL:   # never raises where reshape would not
+            if verdict == VL.LEGAL:   # never raises where reshape would not
                 assert viewed or not reshaped, (src, target, env, extra_dims)
-            if verdict == L.ILLEGAL and not any(all(env[s] == 1 for s in r) for r in rescues):
+            if verdict == VL.ILLEGAL and not any(all(env[s] == 1 for s in r) for r in rescues):
                 assert not viewed, (src, target, env, extra_dims)
-            if verdict != L.UNKNOWN:
+            if verdict != VL.UNKNOWN:
                 checked[verdict] += 1
-    assert checked[L.LEGAL] > 300 and checked[L.ILLEGAL] > 300
+    assert checked[VL.LEGAL] > 300 and checked[VL.ILLEGAL] > 300
 
 
 SPEECH = """\
@@ -158,7 +159,7 @@ def test_a_view_legal_with_no_more_dims_is_not_reported():
     """With the rank unknown, ``view(b, t, -1)`` is legal when x has three dims: no claim;
     ``view(b, -1)`` raises whatever the rank, unless t or c is 1."""
     sizes, strides = _layout((B, C, T, REST))
-    assert L.view_verdict(sizes, strides, [B, T, None])[0] == L.UNKNOWN
-    verdict, rescues = L.view_verdict(sizes, strides, [B, None])
-    assert verdict == L.ILLEGAL
+    assert VL.view_verdict(sizes, strides, [B, T, None])[0] == VL.UNKNOWN
+    verdict, rescues = VL.view_verdict(sizes, strides, [B, None])
+    assert verdict == VL.ILLEGAL
     assert {tuple(s.name for s in r) for r in rescues} == {("t",), ("c",)}

@@ -1,4 +1,4 @@
-"""Module summaries (analysis/summaries.py) hold for every value the code can bind.
+"""Module summaries (analysis/summaries.py, analysis/returns.py) hold for every value the code can bind.
 
 A class-attribute summary says ``self.w`` is a tensor in a method when every store of ``.w``
 in the module is a tensor made on the class's own instance; each look-alike here stores ``w``
@@ -476,7 +476,7 @@ def test_the_return_summary_itself_refuses_a_name_bound_again(name):
     account of rebound names)."""
     import ast
 
-    from flake8_torchcopy.analysis.summaries import returns_tensor
+    from flake8_torchcopy.analysis.returns import returns_tensor
 
     def qualname(node):
         return "torch.zeros" if isinstance(node, ast.Attribute) and node.attr == "zeros" else None
@@ -501,7 +501,8 @@ def test_the_summaries_without_a_walker_give_nothing():
     """Called without the module (no tree, no walker to ask), a summary claims nothing."""
     import ast
 
-    from flake8_torchcopy.analysis.summaries import returns_tensor, store_counts, tensor_attributes
+    from flake8_torchcopy.analysis.returns import returns_tensor
+    from flake8_torchcopy.analysis.summaries import store_counts, tensor_attributes
 
     tree = ast.parse(textwrap.dedent(RETURNS))
     qualname = lambda node: "torch.zeros" if isinstance(node, ast.Attribute) else None  # noqa: E731

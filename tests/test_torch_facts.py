@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from flake8_torchcopy.analysis import exprs, torchsem, yields
+from flake8_torchcopy.analysis import methodlayouts, subclasses, torchsem, yields
 from flake8_torchcopy.analysis import torchapi as api
 from flake8_torchcopy.analysis import torchfacts as facts
 
@@ -327,11 +327,12 @@ def _analysis_names():
                        | api.LEGACY_CONSTRUCTORS | yields.TORCH_FUNCTIONS | torchsem._TORCH_POINTWISE)
     out += [("torch", n) for n in torch_functions]
     out += [("torch", n) for n in api.NON_TENSOR_TORCH_ATTRIBUTES | api.DTYPE_NAMES | api.NON_FLOAT_DTYPES]
-    out += [("torch", q[6:]) for q in exprs._FACTORIES]
+    out += [("torch", q[6:]) for q in subclasses._FACTORIES]
     out += [("torch.nn.functional", n) for n in api.FUNCTIONAL_TENSOR_FUNCTIONS | torchsem._FUNCTIONAL_POINTWISE]
     methods = (api.TENSOR_METHODS | api.TENSOR_ONLY_METHODS | api.NON_TENSOR_METHODS
-               | api.LAYOUT_PRESERVING_METHODS | api.SHAPE_PRESERVING_METHODS | exprs._OPERAND_METHODS
-               | torchsem._LAYOUT_METHODS | torchsem._ALIASES | torchsem._COPIES | set(torchsem.METHOD_LAYOUT)
+               | api.LAYOUT_PRESERVING_METHODS | api.SHAPE_PRESERVING_METHODS | subclasses._OPERAND_METHODS
+               | torchsem._LAYOUT_METHODS | methodlayouts._ALIASES | methodlayouts._COPIES
+               | set(methodlayouts.METHOD_LAYOUT)
                | {m for m, (recv, _) in yields.YIELDS.items() if recv == "tensor"})
     out += [("Tensor", m) for m in methods]
     out += [("Tensor", a) for a in api.NON_TENSOR_ATTRIBUTES | api.TENSOR_ATTRIBUTES]
@@ -386,9 +387,9 @@ def test_analysis_tables_agree_with_the_facts():
     assert {"tolist", "numpy", "type", "float", "cuda"} <= facts.UNDESCRIBED_METHODS
     # the layout tables' aliases and copies: views or in-place ops, and preserve-format copies
     assert "detach" in facts.VIEW_OPS and {"detach_", "requires_grad_"} <= facts.INPLACE_OPS
-    assert torchsem._ALIASES == {"detach", "detach_", "requires_grad_"}
-    assert torchsem._COPIES & set(facts.ALIASING_OPS | facts.PRESERVE_FORMAT_OPS) == {"clone", "to"}
-    assert torchsem._COPIES - {"clone", "to"} <= facts.UNDESCRIBED_METHODS | {"type_as"}
+    assert methodlayouts._ALIASES == {"detach", "detach_", "requires_grad_"}
+    assert methodlayouts._COPIES & set(facts.ALIASING_OPS | facts.PRESERVE_FORMAT_OPS) == {"clone", "to"}
+    assert methodlayouts._COPIES - {"clone", "to"} <= facts.UNDESCRIBED_METHODS | {"type_as"}
     # the pointwise tables are TensorIterator ops: tagged pointwise by torch, or aliases of such;
     # floor_divide is a TensorIterator op torch does not tag
     tagged = facts.POINTWISE_OPS | {a for a, op in facts.ALIASES.items() if op in facts.POINTWISE_OPS}

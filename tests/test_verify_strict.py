@@ -8,9 +8,10 @@ torch = pytest.importorskip("torch")
 pytestmark = pytest.mark.verify
 
 from flake8_torchcopy.verify import prepare_fix, verify_expressions, verify_fix  # noqa: E402
-from flake8_torchcopy.verify.compare import compare, observe  # noqa: E402
+from flake8_torchcopy.verify.compare import compare  # noqa: E402
 from flake8_torchcopy.verify.expressions import base_globals  # noqa: E402
 from flake8_torchcopy.verify.fix_check import rule_of_fix  # noqa: E402
+from flake8_torchcopy.verify.observe import observe  # noqa: E402
 from flake8_torchcopy.verify.rescues import is_rescue  # noqa: E402
 from flake8_torchcopy.verify_command import main  # noqa: E402
 

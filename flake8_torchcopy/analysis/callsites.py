@@ -3,21 +3,7 @@
 ``def _blur(imgs): ...`` called only as ``_blur(F.interpolate(x, ...))`` receives a
 tensor: the walker may start ``_blur``'s body with ``imgs`` a tensor.  That holds only
 when the module shows *every* call, so a function's calls count only when it is
-**closed**:
-
-- it is defined by an undecorated ``def``: in the module body (at any block depth) and
-  private (``_name``, not dunder; a public function is API that other modules call with
-  anything, unless the ``public-helpers`` option says otherwise), or in a function's body
-  (then called only inside that function), or as a private method of a class (``def
-  _m(self, ...)``) called only as ``self._m(...)`` inside that class, all of whose bases are
-  classes of the module (a base from elsewhere may call its hooks; ``public-helpers`` again);
-- its name is bound once in the whole module (no other ``def``/``class``, import,
-  assignment, parameter, ``global``), and every other occurrence of the name is the
-  callee of a direct call; the name is in no string (``__all__``, ``getattr``, ``exec``, a
-  doctest), reached as no attribute, spelled no other way (NFKC), so it is neither stored,
-  passed as a callback or bound method, nor exported (a comment may name it);
-- every call passes no ``*args``/``**kwargs``, names only parameters it has, and
-  passes no more positional arguments than it takes.
+**closed** (:mod:`.closedness` finds those functions and their calls).
 
 A parameter's entry value is then the join of what every call passes, or of the
 default where a call passes nothing: a tensor only when every call passes a tensor;
@@ -33,24 +19,17 @@ of those is reported, and its fix is unsafe: such a parameter carries the caveat
 from it, through the calls it is passed on to; only what rests on nested functions'
 calls keeps a safe fix.
 
-The walker computes the entry values in rounds (:func:`.flow.walk_module`):
+The walker computes the entry values in rounds (:class:`.flow.ModuleWalk`):
 the first round starts every parameter unknown, each next round walks again the functions
 whose parameters the previous one learnt something about, and the rounds stop when
 nothing changes or after :data:`MAX_ROUNDS` walks.  Every round's result is sound (it
 starts from facts), so the bound costs reach, never precision.
-
-The cheap part runs first: a text check that each candidate name occurs only as
-``name(`` (its ``def`` included; ``self.name(`` for a method); only the names that pass
-cost a walk, and that walk enters only the nodes on the lines where they occur.
 """
 from __future__ import annotations
 
 import ast
-import bisect
-import unicodedata
-from typing import Callable, Dict, List, Optional, Set, Tuple
+from typing import Dict, List, Optional, Set
 
-from ..source import SourceIndex, word_offsets
 from .values import NOT, NOT_VALUE, TENSOR, UNKNOWN, Value, join
 
 MAX_ROUNDS = 3
@@ -59,16 +38,7 @@ MAX_ROUNDS = 3
 #: calls here, not those of other modules (reflection, a test importing the helper)
 UNSEEN_CALLERS = "only this module's calls are seen, and other modules may call the function"
 
-_FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
-_DEFS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
 BLOCK_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")  # the statement lists of a node
-#: the statement lists of each compound node type (simple statements have none)
-_BLOCKS_OF: Dict[type, Tuple[str, ...]] = {
-    t: tuple(f for f in BLOCK_FIELDS if f in t._fields)
-    for t in (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.If, ast.For,
-              ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, ast.ExceptHandler,
-              ast.Match, ast.match_case, getattr(ast, "TryStar", ast.Try))
-}
 
 
 class ClosedFunction:
@@ -128,283 +98,6 @@ class CallSites:
 
 
 NO_CALLSITES = CallSites({}, set())
-
-
-def _candidate_defs(tree: ast.AST, may_match: Callable[[ast.AST], bool], methods: bool = True
-                    ) -> Tuple[List[Tuple[ast.AST, Optional[ast.AST]]], List[ast.ClassDef]]:
-    """``(def, owner)`` for the functions of the module body (at any block depth, owner
-    None), the methods of its classes (owner: the class) and the functions nested in a
-    function a rule may match in (owner: that function; one no rule can match in is of no
-    use); and the classes seen.  Statements only; class bodies only with ``methods``."""
-    out: List[Tuple[ast.AST, Optional[ast.AST]]] = []
-    classes: List[ast.ClassDef] = []
-    stack: List[Tuple[ast.AST, Optional[ast.AST]]] = [(tree, None)]
-    while stack:
-        node, owner = stack.pop()
-        for field in _BLOCKS_OF[type(node)]:
-            for child in getattr(node, field):
-                if isinstance(child, _FUNCS):
-                    out.append((child, owner))
-                    if may_match(child):
-                        stack.append((child, child))
-                elif isinstance(child, ast.ClassDef):
-                    classes.append(child)
-                    if methods:
-                        stack.append((child, child))
-                elif type(child) in _BLOCKS_OF:
-                    stack.append((child, owner))
-    return out, classes
-
-
-def _closed_classes(classes: List[ast.ClassDef]) -> Set[int]:
-    """``id()`` of the classes all of whose ancestors are classes of this module (bound
-    once, no metaclass or other keywords): no code elsewhere, such as a library base
-    class calling its hooks (``nn.Module._apply``), can call their private methods."""
-    by_name: Dict[str, List[ast.ClassDef]] = {}
-    for c in classes:
-        by_name.setdefault(c.name, []).append(c)
-    state: Dict[int, bool] = {}
-
-    def closed(c: ast.ClassDef) -> bool:
-        if id(c) not in state:
-            state[id(c)] = False  # a cycle (impossible in running code) stays open
-            state[id(c)] = not c.keywords and all(
-                isinstance(b, ast.Name) and (b.id == "object" or len(by_name.get(b.id, ())) == 1
-                                             and closed(by_name[b.id][0]))
-                for b in c.bases)
-        return state[id(c)]
-
-    return {id(c) for c in classes if closed(c)}
-
-
-def _first_line(node: ast.AST) -> int:
-    """Where a node starts: a decorated ``def``/``class`` at its first decorator."""
-    decorators = getattr(node, "decorator_list", None)
-    first = node.lineno  # type: ignore[attr-defined]
-    return min(first, *(d.lineno for d in decorators)) if decorators else first
-
-
-def _spans_any(node: ast.AST, lines: List[int]) -> bool:
-    """Does one of ``lines`` (sorted) fall within the node's line span (decorators included)?"""
-    i = bisect.bisect_left(lines, _first_line(node))
-    return i < len(lines) and lines[i] <= node.end_lineno  # type: ignore[attr-defined]
-
-
-def _enclosing_defs(stmts: List[ast.AST], lines: List[int]) -> Set[int]:
-    """``id()`` of every function (methods included) whose lines hold one of ``lines``
-    (those of the calls; a call in a default or decorator makes its def count too: one
-    more function walked, nothing wrong)."""
-    out: Set[int] = set()
-    for stmt in stmts:
-        if hasattr(stmt, "lineno") and not _spans_any(stmt, lines):
-            continue
-        if isinstance(stmt, _FUNCS):
-            out.add(id(stmt))
-        for field in _BLOCKS_OF.get(type(stmt), ()):
-            out |= _enclosing_defs(getattr(stmt, field), lines)
-    return out
-
-
-def closed_functions(tree: ast.AST, idx: SourceIndex, may_match: Callable[[ast.AST], bool],
-                     public: bool = False) -> CallSites:
-    """The calls of closed functions that matter: of one a rule may match inside, or of
-    one that calls such a function (so its parameters can carry a tensor further).
-    ``idx``: the module's source and positions; ``public``: module-level functions need
-    not be private (``public-helpers``)."""
-    source = idx.source
-    cands: Dict[str, List[Tuple[ast.AST, Optional[ast.AST]]]] = {}
-    defs, classes = _candidate_defs(tree, may_match, methods="def _" in source)  # private methods need it
-    closed_classes: Optional[Set[int]] = None
-    for func, owner in defs:
-        a = func.args  # type: ignore[attr-defined]
-        name = func.name  # type: ignore[attr-defined]
-        private = name.startswith("_") and "__" not in name  # `_C__h` is what `__h` means in class C
-        if isinstance(owner, ast.ClassDef):
-            if func.decorator_list or not private or len(a.posonlyargs + a.args) + len(a.kwonlyargs) < 2 \
-                    or (a.posonlyargs + a.args)[0].arg != "self":
-                continue  # a public method, a static/class method or property: callers unseen
-            if closed_classes is None:
-                closed_classes = _closed_classes(classes)
-            if id(owner) not in closed_classes and not public:
-                continue  # a base class from elsewhere may call it (a hook)
-        elif func.decorator_list or not (a.args or a.posonlyargs or a.kwonlyargs):  # type: ignore[attr-defined]
-            continue
-        elif owner is None and not public and not private:
-            continue  # a public module-level function is API
-        cands.setdefault(name, []).append((func, owner))
-    cands = {n: found for n, found in cands.items() if len(found) == 1}  # bound once
-    relevant = {n for n, found in cands.items() if may_match(found[0][0])}
-    if not relevant:
-        return NO_CALLSITES
-    # a candidate whose text calls a relevant one (a chain) may matter too
-    texts = {n: idx.line_text(found[0][0]) for n, found in cands.items()}
-    wanted = set(relevant)
-    grew = True
-    while grew:
-        grew = False
-        for n, text in texts.items():
-            if n not in wanted and any(r + "(" in text for r in wanted):  # `_r(` or `self._r(`
-                wanted.add(n)
-                grew = True
-    names, offsets = _called_only(source, {n: cands[n][0] for n in wanted})
-    if not names:
-        return NO_CALLSITES
-    closed = _verify(tree, idx, names, offsets)
-    for n, c in closed.items():
-        owner = cands[n][0][1]
-        if isinstance(owner, ast.ClassDef) and id(owner) not in (closed_classes or ()):
-            c.public = True  # a base from elsewhere may call it
-    relevant = {n for n in closed if n in relevant}
-    grew = True
-    while grew:
-        lines = sorted({call.lineno for r in relevant for call in closed[r].calls})
-        grew = False
-        for n, c in closed.items():
-            if n not in relevant and _spans_any(c.node, lines):
-                relevant.add(n)
-                grew = True
-    if not relevant:
-        return NO_CALLSITES
-    calls = {id(call): closed[n] for n in relevant for call in closed[n].calls}
-    lines = sorted({call.lineno for r in relevant for call in closed[r].calls})
-    return CallSites(calls, _enclosing_defs(tree.body, lines))  # type: ignore[attr-defined]
-
-
-def _occurrences(source: str, name: str, method: bool) -> Tuple[List[int], bool]:
-    """Offsets where the identifier ``name`` occurs (``x.name`` included), and whether
-    every one of them is followed by ``(`` and is, for a method, ``def name(`` or
-    ``self.name(``, for a function not an attribute (``sys.modules[__name__].name(``),
-    or may be in a comment (a ``#`` before it on its line; :func:`_verify` makes sure):
-    ``str.find`` (C speed) and a look at the neighbours."""
-    out: List[int] = []
-    called = True
-    n = len(name)
-    for i in word_offsets(source, name):
-        out.append(i)
-        j = i + n
-        while j < len(source) and source[j] in " \t":
-            j += 1
-        if method:
-            shape = source[max(0, i - 5):i] == "self." or source[max(0, i - 4):i] == "def "
-        else:
-            shape = source[i - 1:i] != "."
-        if not (shape and source[j:j + 1] == "(") and "#" not in source[_line_start(source, i):i]:
-            called = False
-    return out, called
-
-
-def _line_start(source: str, i: int) -> int:
-    return max(source.rfind("\n", 0, i), source.rfind("\r", 0, i)) + 1
-
-
-def _called_only(source: str, names: Dict[str, Tuple[ast.AST, Optional[ast.AST]]]):
-    """The cheap check: the names that occur only as ``name(`` (their ``def`` included), at
-    least twice, and the offsets of their occurrences.  A name stored, passed, imported,
-    used as a parameter or declared ``global`` occurs otherwise; one written in a string or
-    a comment is caught by :func:`_verify` (an occurrence with no node)."""
-    kept = {}
-    offsets: Dict[str, List[int]] = {}
-    normal = source if source.isascii() else unicodedata.normalize("NFKC", source)
-    for n, d in names.items():
-        method = isinstance(d[1], ast.ClassDef)
-        where, called = _occurrences(source, n, method)
-        if normal is not source and len(_occurrences(normal, n, method)[0]) != len(where):
-            continue  # Python reads another spelling (`_ｈ`) as the same name
-        if called and len(where) >= 2:
-            kept[n] = d
-            offsets[n] = where
-    return kept, offsets
-
-
-def _inside(node: ast.AST, outer: ast.AST) -> bool:
-    return (outer.lineno, outer.col_offset) <= (node.lineno, node.col_offset) \
-        and (node.end_lineno, node.end_col_offset) <= (outer.end_lineno, outer.end_col_offset)  # type: ignore[attr-defined]
-
-
-def _verify(tree: ast.AST, idx: SourceIndex, names: Dict[str, Tuple[ast.AST, Optional[ast.AST]]],
-            offsets: Dict[str, List[int]]) -> Dict[str, ClosedFunction]:
-    """The names of ``names`` that the tree shows closed, with their calls.  Only the
-    nodes on the lines of an occurrence of a name (``offsets``: per name, where it occurs
-    in the text) are walked: every node naming one is an occurrence.  An occurrence in a
-    string (``exec("_h([1])")``, a doctest) leaves the name open; one in a comment is
-    no node; every other occurrence must be a node."""
-    source = idx.source
-    bad: Set[str] = set()
-    nodes: Dict[str, int] = {n: 0 for n in names}  # nodes that name each
-    strings: List[Tuple[int, int]] = []
-    # the known `def name(` is counted without walking to it (for a method, that would
-    # enter the whole class)
-    at_def = {n: [o for o in offs if source[max(0, o - 4):o] == "def "
-                  and idx.line_col(o)[0] == names[n][0].lineno][:1]  # type: ignore[attr-defined]
-              for n, offs in offsets.items()}
-    lines = {n: [idx.line_col(o)[0] for o in offs if o not in at_def[n]] for n, offs in offsets.items()}
-    calls: Dict[str, List[ast.Call]] = {n: [] for n in names}
-    callee_ids: Set[int] = set()
-    loads: Dict[str, List[ast.AST]] = {n: [] for n in names}  # each must be a callee
-    methods = {n for n, (_, owner) in names.items() if isinstance(owner, ast.ClassDef)}
-    for node in _nodes_on_lines(tree, sorted({ln for each in lines.values() for ln in each})):
-        t = type(node)
-        if t is ast.Name:
-            if node.id in names:
-                nodes[node.id] += 1
-                if isinstance(node.ctx, ast.Load) and node.id not in methods:
-                    loads[node.id].append(node)
-                else:
-                    bad.add(node.id)
-        elif t is ast.Attribute:
-            if node.attr in names:
-                nodes[node.attr] += 1
-            if node.attr in methods:
-                if isinstance(node.ctx, ast.Load) and isinstance(node.value, ast.Name) \
-                        and node.value.id == "self":
-                    loads[node.attr].append(node)
-                else:
-                    bad.add(node.attr)
-            elif node.attr in names:
-                bad.add(node.attr)  # a function reached as an attribute (of its own module)
-        elif t is ast.Call:
-            f = node.func
-            if isinstance(f, ast.Name) and f.id in names and f.id not in methods \
-                    or isinstance(f, ast.Attribute) and f.attr in methods:
-                calls[f.id if isinstance(f, ast.Name) else f.attr].append(node)
-                callee_ids.add(id(f))
-        elif t in _DEFS:
-            if node.name in names and names[node.name][0] is not node:
-                nodes[node.name] += 1
-                bad.add(node.name)
-        elif t is ast.JoinedStr or t is ast.Constant and isinstance(node.value, (str, bytes)):
-            strings.append((idx.start(node), idx.end(node)))
-    out = {}
-    for name, (func, owner) in names.items():
-        if name in bad or any(id(n) not in callee_ids for n in loads[name]):
-            continue
-        if any(s <= o < e for o in offsets[name] for s, e in strings):
-            continue  # in a string: exec, eval, a doctest may call it
-        code = [o for o in offsets[name] if "#" not in source[_line_start(source, o):o]]
-        if nodes[name] + len(at_def[name]) != len(code):
-            continue  # an occurrence that is no node, or one taken for a comment that is not
-        c = ClosedFunction(func, method=name in methods)
-        if not calls[name] or not all(c.binds(call) for call in calls[name]):
-            continue
-        if owner is not None and not all(_inside(call, owner) for call in calls[name]):
-            continue
-        c.calls = calls[name]
-        # a module-level function or a method may be called from other modules (reflection,
-        # tests importing a private helper, subclasses): only a nested function's calls are all here
-        c.public = not isinstance(owner, _FUNCS)
-        out[name] = c
-    return out
-
-
-def _nodes_on_lines(tree: ast.AST, lines: List[int]):
-    """The nodes whose line span holds one of ``lines`` (sorted), found without entering
-    any node that spans none of them (nodes without a position are entered)."""
-    stack = [tree]
-    while stack:
-        node = stack.pop()
-        yield node
-        stack.extend(child for child in ast.iter_child_nodes(node)
-                     if not hasattr(child, "lineno") or _spans_any(child, lines))
 
 
 def parameter_seeds(sites: CallSites, passed: Dict[int, Dict[str, Value]]) -> Dict[int, Dict[str, Value]]:

@@ -7,10 +7,9 @@ summaries, library knowledge): it asks questions such as :meth:`Context.is_tenso
 from __future__ import annotations
 
 import ast
-from typing import List, Optional, Sequence, Tuple
+from typing import Any, List, Optional, Sequence, Tuple
 
-from ..finding import Fix
-from . import numpyish
+from . import locallists, numpyish
 from .symbolic import Mono
 from .torchapi import DTYPE_NAMES, LEGACY_CONSTRUCTORS
 from .values import ANNOTATED, NOT, TENSOR, UNKNOWN_VALUE, Value
@@ -144,10 +143,10 @@ class Context:
     def local_list(self, name: ast.Name, constructors) -> bool:
         """Is the list ``name`` holds one the analysis has seen filled in full: bound only to
         fresh lists in its scope, read only by ``.append`` statements, ``len``, tests,
-        iteration and calls ``constructors(call)`` accepts (:func:`.numpyish.list_stays_local`)?"""
-        scope = numpyish.enclosing_scope(self._w.tree, name)
+        iteration and calls ``constructors(call)`` accepts (:func:`.locallists.list_stays_local`)?"""
+        scope = locallists.enclosing_scope(self._w.tree, name)
         text = self.source if isinstance(scope, ast.Module) else self.text(scope)
-        return numpyish.list_stays_local(scope, name.id, text, constructors)
+        return locallists.list_stays_local(scope, name.id, text, constructors)
 
     # --- text ---------------------------------------------------------------
     def start(self, node: ast.AST) -> int:
@@ -181,5 +180,7 @@ class Context:
         return self.end(call.func), self.end(call)
 
     # --- reporting ----------------------------------------------------------
-    def report(self, code: str, node: ast.AST, message: str, fix: Optional[Fix] = None) -> None:
+    def report(self, code: str, node: ast.AST, message: str, fix: Optional[Any] = None) -> None:
+        """Report ``code`` at ``node``; ``fix`` (a :class:`~flake8_torchcopy.finding.Fix`)
+        goes to the engine's sink as is."""
         self._w.add(code, node, message, fix)

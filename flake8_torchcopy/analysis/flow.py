@@ -1,88 +1,65 @@
-"""The one traversal: walks a module's ``ast`` once, following Python's control flow.
+"""The walk of a module: its scopes, functions deferred, and rounds over parameter seeds.
 
-For every scope (module, class body, function) it follows statements in order,
-joins the states of ``if``/``try``/loop branches, narrows names on tests
-(:mod:`.narrowing`) for both branches and after early exits, and evaluates each
-expression through :class:`~.exprs.Evaluator`, which calls the rules with a
-:class:`~.context.Context`.  Function bodies are walked after the module body, so
-imports placed below a function still resolve.
+:class:`FlowWalker` walks the module body, then each function body (deferred, so
+imports placed below a function still resolve) from the bindings its scope can see,
+skipping functions whose text no rule can match; the statements of each scope are
+:class:`~.statements.StatementWalker`'s, expressions :class:`~.exprs.Evaluator`'s,
+which calls the rules with a :class:`~.context.Context` and reports to a
+:class:`~.sink.Sink`.  :class:`ModuleWalk` walks again, in rounds, the functions whose
+parameters their calls in the module tell more about (:mod:`.callsites`).
 """
 from __future__ import annotations
 
 import ast
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
-from ..finding import Finding, Fix, unsafe
-from .callsites import MAX_ROUNDS, closed_functions, parameter_seeds
+from .callsites import MAX_ROUNDS, parameter_seeds
+from .closedness import closed_functions
 from .context import Context
-from .exprs import Env, Evaluator
 from .modulescan import (may_replace_attribute, may_set_default_device, may_store_dynamically,
                          module_rebound)
-from .narrowing import narrow
-from .values import ANNOTATED, ASSERTED, NOT_VALUE, TENSOR, UNKNOWN, UNKNOWN_VALUE, Value, join
-
-_JIT_DECORATORS = frozenset({"torch.jit.script", "torch.jit.script_method", "torch.jit.export"})
-
-
-# context managers that never swallow an exception (their __exit__ returns a false value)
-_NON_SWALLOWING = frozenset({
-    "io.open", "warnings.catch_warnings", "tempfile.TemporaryDirectory", "tempfile.NamedTemporaryFile",
-    "threading.Lock", "threading.RLock", "contextlib.nullcontext", "contextlib.redirect_stdout",
-    "contextlib.redirect_stderr", "numpy.errstate",
-})
-
-# builtin exception classes that are not RuntimeError or one of its bases
-_OTHER_ERRORS = frozenset("""
-    ArithmeticError AssertionError AttributeError BufferError EOFError ImportError IndexError
-    KeyError LookupError MemoryError ModuleNotFoundError NameError OSError OverflowError
-    StopIteration StopAsyncIteration SyntaxError SystemError TypeError UnboundLocalError
-    UnicodeError UnicodeDecodeError UnicodeEncodeError ValueError ZeroDivisionError
-    FileNotFoundError PermissionError TimeoutError ConnectionError IOError KeyboardInterrupt
-    SystemExit GeneratorExit""".split())
-
-
-def _exits(stmts: Sequence[ast.stmt]) -> bool:
-    """Is there a return, break or continue in these statements (outside nested defs)?"""
-    stack = list(stmts)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (ast.Return, ast.Break, ast.Continue)):
-            return True
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            stack.extend(ast.iter_child_nodes(node))
-    return False
-
+from .sink import NO_SINK, Sink
+from .statements import StatementWalker
+from .values import ANNOTATED, NOT_VALUE, UNKNOWN, Env, Value
 
 Seeds = Dict[int, Dict[str, Value]]  # id(def) -> parameter -> its value on entry
 
 
-def walk_module(source: str, tree: ast.AST, rules: Sequence, options,
-                path: Optional[str] = None) -> List[Finding]:
-    """The findings of ``rules`` in the module: one walk; then, where closed functions
-    get values from their calls into their parameters (:mod:`.callsites`), up to
-    ``MAX_ROUNDS - 1`` more rounds, each walking again only the functions whose
-    parameters the previous round learnt something new about."""
-    walker = FlowWalker(source, tree, rules, options)
-    walker.path = path  # its imports of its own package are followed (.project)
-    walker.sites = closed_functions(tree, walker.idx, walker.may_match, public=options.public_helpers)
-    walker.run()
-    first = dict(walker.findings)
-    for _ in range(MAX_ROUNDS - 1 if walker.sites.calls else 0):
-        new = parameter_seeds(walker.sites, walker.passed)
-        changed = [f for f in set(new) | set(walker.seeds)
-                   if _seed_key(new.get(f)) != _seed_key(walker.seeds.get(f))]
-        if not changed:
-            break
-        walker.seeds = new
-        walker.rewalk(changed)
-    public = {id(c.node) for c in walker.sites.calls.values() if c.public}
-    if public & set(walker.seeds):
-        # a public function's callers in other modules are not seen: what rests on its
-        # calls here is a finding, its fix unsafe
-        # (Finding equality ignores the fix: compare it too)
-        return [f if first.get(k) == f and first[k].fix == f.fix else unsafe(f)
-                for k, f in walker.findings.items()]
-    return list(walker.findings.values())
+class ModuleWalk:
+    """The walk of a module, in rounds: :meth:`first_round` walks it once; then, where
+    closed functions get values from their calls into their parameters (:mod:`.callsites`),
+    :meth:`more_rounds` walks again, up to ``MAX_ROUNDS - 1`` times, only the functions
+    whose parameters the previous round learnt something new about.  The rules report to
+    ``sink``; what to make of the rounds' reports is the sink owner's
+    (:attr:`rests_on_public_calls`)."""
+
+    def __init__(self, source: str, tree: ast.AST, rules: Sequence, options, sink: Sink,
+                 path: Optional[str] = None) -> None:
+        self.walker = walker = FlowWalker(source, tree, rules, options, sink)
+        walker.path = path  # its imports of its own package are followed (.project)
+        walker.sites = closed_functions(tree, walker.idx, walker.may_match, public=options.public_helpers)
+
+    def first_round(self) -> None:
+        self.walker.run()
+
+    def more_rounds(self) -> None:
+        walker = self.walker
+        for _ in range(MAX_ROUNDS - 1 if walker.sites.calls else 0):
+            new = parameter_seeds(walker.sites, walker.passed)
+            changed = [f for f in set(new) | set(walker.seeds)
+                       if _seed_key(new.get(f)) != _seed_key(walker.seeds.get(f))]
+            if not changed:
+                break
+            walker.seeds = new
+            walker.rewalk(changed)
+
+    @property
+    def rests_on_public_calls(self) -> bool:
+        """Did the later rounds seed a public function's parameters from its calls here?
+        Its callers in other modules are not seen: a report the rounds changed rests on
+        them."""
+        public = {id(c.node) for c in self.walker.sites.calls.values() if c.public}
+        return bool(public & set(self.walker.seeds))
 
 
 def _may_declare(word: str, source: str) -> bool:
@@ -123,15 +100,14 @@ def _seed_key(params: Optional[Dict[str, Value]]):
     return {(p, v.kind, v.mixed, v.permuted_by, v.caveat) for p, v in (params or {}).items()}
 
 
-class FlowWalker(Evaluator):
-    def __init__(self, source: str, tree: ast.AST, rules: Sequence, options) -> None:
+class FlowWalker(StatementWalker):
+    def __init__(self, source: str, tree: ast.AST, rules: Sequence, options, sink: Sink = NO_SINK) -> None:
         super().__init__(source, rules)
+        self.sink = sink
         self.triggers = self.trigger_groups(source, tree, rules)
-        self.rules = rules
         self.tree = tree
         self.options = options
         self.ctx = Context(self)
-        self.findings: Dict[Tuple[int, int, str], Finding] = {}
         self.in_jit = False
         self.deferred: List[Tuple[ast.AST, Env, bool]] = []
         self.loops: List[Dict[str, List[Env]]] = []
@@ -154,7 +130,7 @@ class FlowWalker(Evaluator):
         self._may_match: Dict[int, bool] = {}
 
     # ------------------------------------------------------------------ driver
-    def run(self) -> List[Finding]:
+    def run(self) -> None:
         self.in_module_body = True
         # a function may rebind a module-level name when called (global, exec, globals())
         self.volatile = self.globals_
@@ -163,7 +139,6 @@ class FlowWalker(Evaluator):
         self.block(self.tree.body)  # type: ignore[attr-defined]
         self.in_module_body = False
         self.walk_deferred()
-        return list(self.findings.values())
 
     def walk_deferred(self) -> None:
         while self.deferred:
@@ -179,11 +154,7 @@ class FlowWalker(Evaluator):
                 continue  # never walked: nothing in it can match, and it calls nothing tracked
             func, outer, jit = self.walked[key]
             first, last = func.lineno, func.end_lineno
-            self.findings = {k: f for k, f in self.findings.items() if not first <= f.line <= last}
-            for rule in self.rules:  # a rule that keeps what it saw (the verifier's probe)
-                forget = getattr(rule, "forget", None)
-                if forget is not None:
-                    forget(first, last)
+            self.sink.forget(first, last)
             for c in self.sites.calls.values():
                 for call in c.calls:
                     if first <= call.lineno <= last:
@@ -191,16 +162,15 @@ class FlowWalker(Evaluator):
             self.deferred.append((func, outer, jit))
             self.walk_deferred()
 
-    def add(self, code: str, node: ast.AST, message: str, fix: Optional[Fix]) -> None:
+    def add(self, code: str, node: ast.AST, message: str, fix: object) -> None:
+        """A rule's report: to the sink, with the node's span in characters."""
         if not self.reporting:
             return
         line = node.lineno  # type: ignore[attr-defined]
         col = self.idx.char_col(line, node.col_offset)  # type: ignore[attr-defined]
         end_line = node.end_lineno  # type: ignore[attr-defined]
         end_col = self.idx.char_col(end_line, node.end_col_offset)  # type: ignore[attr-defined]
-        key = (line, col, code)
-        self.findings[key] = Finding(code, message, line, col, end_line, end_col, fix,
-                                     stmt_lines=self.stmt_range)
+        self.sink.report(code, message, (line, col, end_line, end_col), fix, self.stmt_range)
 
     @property
     def default_device(self) -> bool:
@@ -288,339 +258,3 @@ class FlowWalker(Evaluator):
             for k in self.rebound:
                 out.pop(k, None)
         return out
-
-    # ------------------------------------------------------------- statements
-    def block(self, stmts: Sequence[ast.stmt]) -> bool:
-        for s in stmts:
-            if self.stmt(s):
-                return True
-        return False
-
-    def stmt(self, s: ast.stmt) -> bool:
-        self.stmt_range = (s.lineno, s.end_lineno or s.lineno)
-        handler = self._handler(self._stmt_handlers, "s_", type(s))
-        if handler is None:
-            self._children(s)
-            return False
-        result = handler(s)
-        if self.raised:  # inside a `try` body: a handler may start from here
-            self.raised[-1] = self.join_envs([self.raised[-1], self.env])
-        if self.evidence:
-            for name in self.evidence:
-                v = self.env.get(name)
-                if v is not None and v.kind in (UNKNOWN, ANNOTATED):
-                    # a tensor-only method ran on it: a tensor, of some class
-                    self.env[name] = v.with_(kind=TENSOR, caveat=v.caveat or self.subclass_caveat)
-            self.evidence = []
-        return bool(result)
-
-    def header(self, s: ast.stmt, node: ast.AST) -> None:
-        self.stmt_range = (s.lineno, node.end_lineno or s.lineno)  # type: ignore[attr-defined]
-
-    def s_Expr(self, s):
-        self.ev(s.value)
-
-    def s_Assign(self, s):
-        v = self.ev(s.value)
-        for t in s.targets:
-            self.bind(t, v, s.value)
-
-    def s_AnnAssign(self, s):
-        if s.value is None:
-            return
-        v = self.ev(s.value)
-        if v.kind == UNKNOWN and self.is_tensor_annotation(s.annotation):
-            v = v.with_(kind=ANNOTATED)
-        self.bind(s.target, v, s.value)
-
-    def s_AugAssign(self, s):
-        rhs = self.ev(s.value)
-        if isinstance(s.target, ast.Name):
-            cur = self.lookup(s.target.id)
-            v = self.binop(s.op, cur, rhs, inplace=True, nodes=(s.target, s.value))
-            if v.kind == TENSOR and v.caveat is None and (
-                    rhs.caveat or rhs.kind == ANNOTATED or rhs.kind == UNKNOWN and rhs.mono is None):
-                # acc += x: x's __torch_function__ may rebind acc to its class
-                v = v.with_(caveat=rhs.caveat or self.subclass_caveat)
-            self.env[s.target.id] = v
-        else:
-            self.ev_target(s.target)
-
-    def s_Import(self, s):
-        for a in s.names:
-            if a.asname:
-                self.env[a.asname] = Value(qualname=a.name)
-            else:
-                top = a.name.split(".")[0]
-                self.env[top] = Value(qualname=top)
-
-    def s_ImportFrom(self, s):
-        for a in s.names:
-            name = a.asname or a.name
-            if a.name == "*":  # may rebind any name, torch included
-                self.star_imported = True
-                self.env = {k: UNKNOWN_VALUE for k in self.env}
-                continue
-            if s.level:
-                v = self.env[name] = Value(local_def=True)
-                self.imported_from[id(v)] = (v, s.level, s.module, a.name)  # for .project
-                continue
-            v = self.env[name] = Value(qualname=f"{s.module}.{a.name}")
-            self.imported_from[id(v)] = (v, 0, s.module, a.name)  # for .project
-
-    def s_FunctionDef(self, s):
-        jit = self.in_jit
-        for d in s.decorator_list:
-            self.ev(d)
-            target = d.func if isinstance(d, ast.Call) else d
-            if self.static_qualname(target) in _JIT_DECORATORS:
-                jit = True
-        for d in s.args.defaults + [d for d in s.args.kw_defaults if d is not None]:
-            self.ev(d)
-        self.env[s.name] = Value(local_def=True)
-        if self.in_module_body:
-            self.module_defs[id(self.env[s.name])] = s
-        self.deferred.append((s, self.scope_outer(), jit))
-
-    s_AsyncFunctionDef = s_FunctionDef
-
-    def s_ClassDef(self, s):
-        for n in s.decorator_list + s.bases + [k.value for k in s.keywords]:
-            self.ev(n)
-        saved_env, saved_outer, saved_loops, saved_raised = self.env, self.outer, self.loops, self.raised
-        in_module_body, self.in_module_body = self.in_module_body, False
-        self.outer = self.scope_outer()
-        self.env, self.loops, self.raised = {}, [], []
-        self.block(s.body)
-        # methods see the module scope, not the class body
-        for i, (func, outer, jit) in enumerate(self.deferred):
-            if outer is not None and any(func is b for b in s.body):
-                self.deferred[i] = (func, self.outer, jit)
-                self.method_class[id(func)] = s
-        self.env, self.outer, self.loops, self.raised = saved_env, saved_outer, saved_loops, saved_raised
-        self.in_module_body = in_module_body
-        torch_base = any((self.static_qualname(b) or "").startswith("torch") for b in s.bases)
-        self.env[s.name] = Value(local_def=True, is_class=not torch_base)
-
-    def s_Return(self, s):
-        if s.value is not None:
-            self.ev(s.value)
-        return True
-
-    def s_Raise(self, s):
-        for n in (s.exc, s.cause):
-            if n is not None:
-                self.ev(n)
-        return True
-
-    def s_Break(self, s):
-        if self.loops:
-            self.loops[-1]["breaks"].append(dict(self.env))
-        return True
-
-    def s_Continue(self, s):
-        if self.loops:
-            self.loops[-1]["continues"].append(dict(self.env))
-        return True
-
-    def s_Delete(self, s):
-        for t in s.targets:
-            if isinstance(t, ast.Name):
-                self.env[t.id] = UNKNOWN_VALUE
-            else:
-                self.ev_target(t)
-
-    def s_Global(self, s):
-        for n in s.names:
-            self.env[n] = UNKNOWN_VALUE
-
-    s_Nonlocal = s_Global
-
-    def s_Assert(self, s):
-        self.ev(s.test)
-        if s.msg is not None:
-            self.ev(s.msg)
-        yes, _ = narrow(self, s.test)
-        self.narrow_caveat = ASSERTED  # python -O removes the assert
-        self.apply(self.env, yes)
-        self.narrow_caveat = self.subclass_caveat
-
-    def s_If(self, s):
-        self.header(s, s.test)
-        self.ev(s.test)
-        yes, no = narrow(self, s.test)
-        entry = self.env
-        self.env = self.apply(dict(entry), yes)
-        t_end = self.block(s.body)
-        env_t = self.env
-        self.env = self.apply(dict(entry), no)
-        f_end = self.block(s.orelse)
-        env_f = self.env
-        return self.merge([(env_t, t_end), (env_f, f_end)])
-
-    def s_With(self, s):
-        self.header(s, s.items[-1].context_expr)
-        for item in s.items:
-            self.ev(item.context_expr)
-            if item.optional_vars is not None:
-                self.bind(item.optional_vars, UNKNOWN_VALUE, None)
-        if all(self.never_swallows(item.context_expr) for item in s.items):
-            return self.block(s.body)
-        # the manager may swallow an exception (contextlib.suppress): what follows may
-        # start after any statement of the body
-        self.raised.append(dict(self.env))
-        self.catching.append(True)
-        ended = self.block(s.body)
-        self.catching.pop()
-        states = self.raised.pop()
-        self.env = self.join_envs([states] + ([] if ended else [self.env]))
-        if self.raised:
-            self.raised[-1] = self.join_envs([self.raised[-1], self.env])
-        return False
-
-    def never_swallows(self, expr: ast.AST) -> bool:
-        """A context manager known not to swallow exceptions: torch's (no_grad, autocast,
-        device...), ``open``, locks and the like."""
-        target = expr.func if isinstance(expr, ast.Call) else expr
-        q = self.static_qualname(target) or ""
-        if q.startswith("torch.") or q in _NON_SWALLOWING:
-            return True
-        return isinstance(target, ast.Name) and target.id in ("open",) and target.id not in self.env
-
-    s_AsyncWith = s_With
-
-    def s_For(self, s):
-        self.header(s, s.iter)
-        it = self.ev(s.iter)
-        elem = self.element_of(it)
-        return self.loop(s, lambda: self.bind(s.target, elem, None))
-
-    s_AsyncFor = s_For
-
-    def s_While(self, s):
-        self.header(s, s.test)
-        self.ev(s.test)
-        return self.loop(s, lambda: self.apply(self.env, narrow(self, s.test)[0]))
-
-    def loop(self, s, enter: Callable[[], object]) -> bool:
-        entry = dict(self.env)
-        # first pass, silent: what the body changes flows back to its start
-        saved = self.reporting
-        self.reporting = False
-        self.loops.append({"breaks": [], "continues": []})
-        enter()
-        end1 = self.block(s.body)
-        ctl = self.loops.pop()
-        self.reporting = saved
-        head = self.join_envs([entry] + ([] if end1 else [self.env]) + ctl["continues"])
-        # second pass, reporting, from the joined state
-        self.env = dict(head)
-        self.loops.append({"breaks": [], "continues": []})
-        enter()
-        end2 = self.block(s.body)
-        ctl = self.loops.pop()
-        after = self.join_envs([head] + ([] if end2 else [self.env]) + ctl["continues"])
-        self.env = dict(after)
-        if s.orelse:
-            else_end = self.block(s.orelse)
-            exits = ([] if else_end else [self.env]) + ctl["breaks"]
-        else:
-            exits = [after] + ctl["breaks"]
-        if not exits:
-            return True
-        self.env = self.join_envs(exits)
-        return False
-
-    def s_Try(self, s):
-        entry = dict(self.env)
-        self.raised.append(entry)
-        self.catching.append(any(self.catches_runtime_error(h) for h in s.handlers))
-        body_end = self.block(s.body)
-        self.catching.pop()
-        body_env = self.env
-        # a handler may start after any statement of the body (at any depth), not only its end
-        handler_entry = self.join_envs([self.raised.pop(), body_env])
-        if self.raised:
-            self.raised[-1] = self.join_envs([self.raised[-1], handler_entry])
-        ends: List[Tuple[Env, bool]] = []
-        # `finally` may start after any statement of the body, a handler or `else`
-        self.raised.append(dict(handler_entry))
-        for h in s.handlers:
-            self.env = dict(handler_entry)
-            if h.type is not None:
-                self.ev(h.type)
-            if h.name:
-                self.env[h.name] = NOT_VALUE
-            ends.append((self.env, self.block(h.body)))
-        self.env = body_env
-        if not body_end and s.orelse:
-            body_end = self.block(s.orelse)
-        ends.insert(0, (self.env, body_end))
-        any_exit = self.join_envs([self.raised.pop()] + [e for e, _ in ends])
-        terminated = self.merge(ends)
-        if s.finalbody:
-            normal = None if terminated else self.env
-            # walked (and reported) from every state it may start in; a return, break or
-            # continue in it swallows the exception, so what follows may start from there too
-            self.env = dict(any_exit)
-            final_end = self.block(s.finalbody)
-            if _exits(s.finalbody):
-                return final_end
-            if normal is None:
-                return True
-            saved, self.reporting = self.reporting, False
-            self.env = dict(normal)
-            terminated = self.block(s.finalbody)
-            self.reporting = saved
-        return terminated
-
-    def catches_runtime_error(self, h: ast.ExceptHandler) -> bool:
-        """May this handler catch a RuntimeError (a bare except, Exception, a name not
-        known to be another class, a tuple with one of those)?"""
-        if h.type is None:
-            return True
-        types = h.type.elts if isinstance(h.type, ast.Tuple) else [h.type]
-        for t in types:
-            name = t.attr if isinstance(t, ast.Attribute) else t.id if isinstance(t, ast.Name) else None
-            if name is None or not (name in _OTHER_ERRORS or name.endswith("Warning")):
-                return True  # RuntimeError, a base or subclass of it, or a class we don't know
-        return False
-
-    s_TryStar = s_Try
-
-    def s_Match(self, s):
-        self.ev(s.subject)
-        entry = self.env
-        ends = []
-        for case in s.cases:
-            self.env = dict(entry)
-            for node in ast.walk(case.pattern):
-                for attr in ("name", "rest"):
-                    name = getattr(node, attr, None)
-                    if isinstance(name, str):
-                        self.env[name] = UNKNOWN_VALUE
-            if case.guard is not None:
-                self.ev(case.guard)
-            ends.append((self.env, self.block(case.body)))
-        ends.append((entry, False))
-        return self.merge(ends)
-
-    # ------------------------------------------------------------- env helpers
-    @staticmethod
-    def join_envs(envs: Sequence[Env]) -> Env:
-        if not envs:
-            return {}
-        out = dict(envs[0])
-        for e in envs[1:]:
-            for k, v in e.items():
-                cur = out.get(k)
-                out[k] = v if cur is None else join(cur, v)
-        return out
-
-    def merge(self, ends: Sequence[Tuple[Env, bool]]) -> bool:
-        live = [e for e, term in ends if not term]
-        if not live:
-            self.env = ends[0][0]
-            return True
-        self.env = self.join_envs(live)
-        return False

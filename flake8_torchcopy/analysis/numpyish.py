@@ -18,7 +18,8 @@ An :class:`Array` also says what the analysis knows of its dtype (a numpy dtype 
 native byte order) and rank, which decide whether ``np.array(lst)`` is exactly ``lst``
 to torch (TRC109).  Lists of arrays are the evaluator's: a literal's ``elems``, a list
 comprehension's ``item``, and ``lst.append(a)`` statements (:func:`appended`), which a
-rule may trust only where :func:`list_stays_local` proves the list never escapes.
+rule may trust only where :func:`.locallists.list_stays_local` proves the list never
+escapes.
 
 Every fact here is checked against numpy by ``tests/test_numpy_facts.py``.
 """
@@ -26,7 +27,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
-from typing import Any, List, Optional, Tuple, cast
+from typing import List, Optional
 
 from .values import NOT, NOT_VALUE, TENSOR, UNKNOWN_VALUE, Value, join
 
@@ -357,92 +358,3 @@ def list_of_arrays(v: Value) -> Optional[List[Array]]:
     return None
 
 
-_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
-_DYNAMIC = ("locals(", "globals(", "vars(", "exec(", "eval(", "__dict__")
-
-
-def list_stays_local(scope: ast.AST, name: str, source_text: str, constructors) -> bool:
-    """Is ``name`` in ``scope`` (a function or the module) only ever bound to a fresh list
-    (``name = [...]``, ``name = [... for ...]``) and only read by ``name.append(x)``
-    statements, ``len(name)``, ``if name:``, iteration, and calls of ``constructors``
-    (qualified-name check by the caller's ``constructors(call)``)?  Then no other name
-    holds the list and nothing but those appends fills it: the analysis has seen every
-    item.  A parameter, ``global``/``nonlocal``, any use in a nested scope, ``del``, or
-    ``locals()``-like access refuse it."""
-    if any(d in source_text for d in _DYNAMIC):
-        return False
-    if not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)):
-        return False  # a class body or a lambda: not followed
-    if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        a = scope.args
-        if any(p.arg == name for p in a.posonlyargs + a.args + a.kwonlyargs + [x for x in (a.vararg, a.kwarg) if x]):
-            return False
-        body = scope.body
-    else:
-        body = scope.body
-    parents = {}
-    stack: List[Tuple[ast.AST, ast.AST]] = [(s, scope) for s in body]
-    stored = False
-    while stack:
-        node, parent = stack.pop()
-        parents[id(node)] = parent
-        if isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names:
-            return False
-        if isinstance(node, _SCOPES):
-            if any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node)) \
-                    or isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == name:
-                return False
-            continue
-        if isinstance(node, ast.Name) and node.id == name:
-            if isinstance(node.ctx, ast.Store):
-                if not (isinstance(parent, (ast.Assign, ast.AnnAssign)) and parent.value is not None
-                        and isinstance(parent.value, (ast.List, ast.ListComp))
-                        and (getattr(parent, "target", None) is node or node in getattr(parent, "targets", ()))):
-                    return False
-                stored = True
-            elif isinstance(node.ctx, ast.Load):
-                if not _allowed_read(node, parent, parents, constructors):
-                    return False
-            else:
-                return False  # del
-        for child in ast.iter_child_nodes(node):
-            stack.append((child, node))
-    return stored
-
-
-def _allowed_read(node: ast.Name, parent: ast.AST, parents, constructors) -> bool:
-    if isinstance(parent, ast.Attribute) and parent.attr == "append":
-        call = parents.get(id(parent))
-        return isinstance(call, ast.Call) and call.func is parent and isinstance(parents.get(id(call)), ast.Expr)
-    if isinstance(parent, ast.Call) and node in parent.args:
-        return (isinstance(parent.func, ast.Name) and parent.func.id == "len") or constructors(parent)
-    if isinstance(parent, (ast.For, ast.AsyncFor, ast.comprehension)) and parent.iter is node:
-        return True
-    if isinstance(parent, (ast.If, ast.While, ast.IfExp)) and parent.test is node:
-        return True
-    return isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not)
-
-
-def enclosing_scope(tree: ast.AST, target: ast.AST) -> ast.AST:
-    """The innermost function, lambda or class whose body holds ``target``, or the module.
-    (Asked only for a call a rule is about to report: it walks down one path.)"""
-    scope, node = tree, tree
-    while True:
-        for child in ast.iter_child_nodes(node):
-            if child is target:
-                return scope
-            if _contains(child, target):
-                if isinstance(child, _SCOPES):
-                    scope = child
-                node = child
-                break
-        else:
-            return scope
-
-
-def _contains(node: ast.AST, target: ast.AST) -> bool:
-    if hasattr(node, "end_lineno") and hasattr(target, "lineno"):
-        n, t = cast(Any, node), cast(Any, target)  # expression or statement nodes: positioned
-        if not (n.lineno, n.col_offset) <= (t.lineno, t.col_offset) <= (n.end_lineno, n.end_col_offset):
-            return False
-    return any(n is target for n in ast.walk(node))

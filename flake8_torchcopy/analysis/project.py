@@ -34,7 +34,7 @@ import os
 import re
 from typing import Dict, Optional, Set, Tuple
 
-from .summaries import _RETURN_DYNAMIC_RE, ModuleNames, bound_once, returns_tensor
+from .returns import _RETURN_DYNAMIC_RE, ModuleNames, bound_once, returns_tensor
 from .values import OTHER_MODULE, TENSOR, Value
 
 #: how many modules a name is followed through (re-exports), the first included

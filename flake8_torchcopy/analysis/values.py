@@ -7,7 +7,7 @@ tensor only with ``trust_annotations`` (and then its fixes are unsafe).
 from __future__ import annotations
 
 import itertools
-from typing import FrozenSet, Optional, Tuple
+from typing import Dict, FrozenSet, Optional, Tuple
 
 from .symbolic import Mono, Sym
 
@@ -105,6 +105,9 @@ OTHER_MODULE = "it is proven only by another module of the project (which may ch
 
 UNKNOWN_VALUE = Value(UNKNOWN)
 NOT_VALUE = Value(NOT)
+
+#: a scope's bindings: name -> its value
+Env = Dict[str, Value]
 
 
 def join_kind(a: str, b: str) -> str:

@@ -11,11 +11,11 @@ import re
 from dataclasses import dataclass
 from typing import List, Optional, Sequence, Tuple, cast
 
-from . import layout as L
+from . import viewlegality as VL
 from .symbolic import Mono, Sym
 from .values import Value
 
-LEGAL, ILLEGAL, UNKNOWN = L.LEGAL, L.ILLEGAL, L.UNKNOWN
+LEGAL, ILLEGAL, UNKNOWN = VL.LEGAL, VL.ILLEGAL, VL.UNKNOWN
 
 
 @dataclass(frozen=True)
@@ -48,8 +48,8 @@ def judge_view(recv: Value, target: Optional[Sequence[Optional[Mono]]],
     sizes = cast(Sequence[Mono], layout[0])
     if recv.sizes is None and not _reads_sizes(target, sizes):
         return NOT_JUDGED
-    verdict, rescues = L.view_verdict(sizes, layout[1], target)
-    if verdict != L.ILLEGAL:
+    verdict, rescues = VL.view_verdict(sizes, layout[1], target)
+    if verdict != VL.ILLEGAL:
         return ViewJudgement(verdict, origin=recv.permuted_by)
     rescues = _with_assumptions(rescues, recv.assumes)
     in_target = {sym for m in target if m is not None for sym in m.atoms()}

@@ -15,10 +15,10 @@ import ast
 from fractions import Fraction
 from typing import Any, ClassVar, Dict, Optional, Sequence, Tuple
 
-from ..analysis.flow import walk_module
 from ..analysis.symbolic import Mono, Sym
 from ..analysis.values import NOT, TENSOR, Value
 from ..engine import DEFAULT_OPTIONS
+from ..runner import run_rules
 
 SIZE_RANGE = "int:1..4"
 
@@ -56,7 +56,7 @@ class _Probe:
 def analysed_values(source: str, first: int, last: int) -> Dict[str, Value]:
     """Dotted name -> the analysis's :class:`Value`, for names loaded on lines first..last."""
     probe = _Probe(first, last)
-    walk_module(source, ast.parse(source), [probe], DEFAULT_OPTIONS)
+    run_rules(source, ast.parse(source), [probe], DEFAULT_OPTIONS)
     return probe.values
 
 

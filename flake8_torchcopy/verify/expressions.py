@@ -13,8 +13,9 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 import torch
 
 from . import state as _state
-from .compare import NOISE_WARNINGS, compare, observe, warn_always
+from .compare import compare
 from .inputs import build_inputs, make_cases
+from .observe import NOISE_WARNINGS, observe, warn_always
 from .outcome import Report
 from .specs import IGNORED_NAMES, InputSpec, SpecError, parse_spec
 

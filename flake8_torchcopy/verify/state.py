@@ -5,7 +5,7 @@ dtype and device, the deterministic-algorithms flag and a few other torch switch
 comparable text per deciding property (a generator's state by a digest), so a rewrite that
 draws a random number, reseeds, turns grad off or changes the default dtype differs from
 one that does not.  Output to ``sys.stdout``/``sys.stderr`` is captured separately (see
-:func:`.compare.observe`).
+:func:`.observe.observe`).
 """
 from __future__ import annotations
 

@@ -1,0 +1,168 @@
+"""Binding: assignment targets, unpacking, and the expressions that bind names.
+
+:class:`Binding` is the part of the expression evaluator (:class:`~.exprs.Evaluator`)
+that binds: assignment targets with tuple and starred unpacking (``b, n, c = x.shape``
+learns x's sizes, :meth:`~.sizes.SizeArithmetic.learn_shape`), the element a ``for``
+or a comprehension binds, the narrowings a test proves (:meth:`Binding.apply`), and the
+scopes that bind in a copy of the environment: comprehensions, lambdas and ``:=``.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Dict, Optional, Sequence, Tuple
+
+from . import numpyish
+from . import torchsem as sem
+from .narrowing import narrow
+from .torchsem import is_tensorish
+from .values import NOT, NOT_VALUE, TENSOR, UNKNOWN, UNKNOWN_VALUE, Env, Value, join
+
+
+class Binding:
+    """Binds names: assignment targets, loop and comprehension elements, narrowings, ``:=``."""
+
+    def apply(self, env: Env, updates: Dict[str, str]) -> Env:
+        for name, kind in updates.items():
+            cur = env.get(name) or self.outer.get(name) or UNKNOWN_VALUE
+            if cur.qualname is not None:
+                continue
+            if kind == UNKNOWN:
+                env[name] = Value(UNKNOWN)
+            elif kind == TENSOR and cur.kind != TENSOR:
+                # isinstance/is_tensor prove a tensor, not which class
+                env[name] = cur.with_(kind=kind, caveat=cur.caveat or self.narrow_caveat)
+            else:
+                env[name] = cur.with_(kind=kind)
+        return env
+
+    def bind(self, target: ast.AST, v: Value, value_node: Optional[ast.AST]) -> None:
+        if isinstance(target, ast.Name):
+            self.env[target.id] = v
+            return
+        if isinstance(target, (ast.Tuple, ast.List)):
+            names = target.elts
+            stars = [i for i, e in enumerate(names) if isinstance(e, ast.Starred)]
+            if stars:
+                self.bind_starred(names, stars[0], v.elems if len(stars) == 1 else None)
+                return
+            elems = v.elems
+            if elems is None and value_node is not None:
+                elems = self.learn_shape(value_node, names)
+            if elems is not None and len(elems) == len(names):
+                for e, ev in zip(names, elems):
+                    self.bind(e, ev, None)
+                return
+            each = self.element_of(v)
+            for e in names:
+                self.bind(e, each, None)
+            return
+        if isinstance(target, ast.Starred):
+            self.bind(target.value, UNKNOWN_VALUE, None)
+            return
+        self.ev_target(target)
+
+    def bind_starred(self, names: Sequence[ast.AST], star: int,
+                     elems: Optional[Tuple[Value, ...]]) -> None:
+        """``a, *rest, z = v``: the names before and after the star take the items at their
+        places, the starred one a list of those in between (items not known: unknown)."""
+        after = len(names) - star - 1
+        if elems is None or len(elems) < len(names) - 1:
+            for e in names:
+                self.bind(e.value if isinstance(e, ast.Starred) else e, UNKNOWN_VALUE, None)
+            return
+        for e, item in zip(names[:star], elems):
+            self.bind(e, item, None)
+        middle = elems[star:len(elems) - after]
+        self.bind(names[star].value, Value(NOT, elems=tuple(middle)), None)
+        for e, item in zip(names[star + 1:], elems[len(elems) - after:]):
+            self.bind(e, item, None)
+
+    def element_of(self, v: Value) -> Value:
+        if v.item is not None:
+            return v.item
+        if v.array is not None:
+            return numpyish.row_of(v.array)
+        if is_tensorish(v):
+            if v.sizes:
+                return sem.index_layout(v, 1)
+            return Value(v.kind)
+        if v.elems:
+            out = v.elems[0]
+            for e in v.elems[1:]:
+                out = join(out, e)
+            return out
+        return UNKNOWN_VALUE
+
+    def ev_target(self, t: ast.AST) -> None:
+        if isinstance(t, ast.Attribute):
+            self.ev(t.value)
+        elif isinstance(t, ast.Subscript):
+            self.ev(t.value)
+            self.ev(t.slice)
+        elif isinstance(t, (ast.Tuple, ast.List)):
+            for e in t.elts:
+                self.ev_target(e)
+        elif isinstance(t, ast.Starred):
+            self.ev_target(t.value)
+
+    def e_NamedExpr(self, node):
+        v = self.ev(node.value)
+        self.bind(node.target, v, node.value)
+        self.walrus.append(node.target.id)
+        return v
+
+    def restore(self, saved: Env, mark: int) -> None:
+        """Leave a part evaluated in a copy of the env (a comprehension, a lambda, an arm of
+        ``if``/``else`` or ``and``/``or``): a name ``:=`` bound there may or may not be
+        bound now, so it is unknown."""
+        self.env = saved
+        if len(self.walrus) > mark:
+            for name in self.walrus[mark:]:
+                saved[name] = UNKNOWN_VALUE
+            del self.walrus[mark:]
+
+    def e_Lambda(self, node):
+        for d in node.args.defaults + [d for d in node.args.kw_defaults if d is not None]:
+            self.ev(d)
+        saved, mark = self.env, len(self.walrus)
+        self.env = dict(saved)
+        self.conditional += 1
+        a = node.args
+        for p in a.posonlyargs + a.args + a.kwonlyargs + [x for x in (a.vararg, a.kwarg) if x]:
+            self.env[p.arg] = Value(UNKNOWN)
+        self.ev(node.body)
+        self.conditional -= 1
+        self.restore(saved, mark)
+        return Value(UNKNOWN, local_def=True)
+
+    def comprehension(self, node, parts: Sequence[ast.AST]) -> None:
+        saved, mark = self.env, len(self.walrus)
+        self.env = dict(saved)
+        self.conditional += 1
+        for gen in node.generators:
+            it = self.ev(gen.iter)
+            self.bind(gen.target, self.element_of(it), None)
+            for cond in gen.ifs:
+                self.ev(cond)
+                self.apply(self.env, narrow(self, cond)[0])
+        for p in parts:
+            self.ev(p)
+        self.conditional -= 1
+        self.restore(saved, mark)
+
+    def e_ListComp(self, node):
+        self.comprehension(node, [node.elt])
+        elt = self.cache.get(id(node.elt))
+        if isinstance(node, ast.ListComp) and elt is not None and elt.array is not None:
+            return Value(NOT, item=elt)  # a list of arrays (numpyish)
+        return NOT_VALUE
+
+    e_SetComp = e_ListComp
+
+    def e_GeneratorExp(self, node):
+        self.comprehension(node, [node.elt])
+        return UNKNOWN_VALUE
+
+    def e_DictComp(self, node):
+        self.comprehension(node, [node.key, node.value])
+        return NOT_VALUE

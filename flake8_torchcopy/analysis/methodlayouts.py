@@ -1,0 +1,419 @@
+"""Tensor methods' layouts: how each method changes its receiver's sizes and strides.
+
+One table, ``METHOD_LAYOUT`` (``{method: handler}``), whose handlers read one method call
+(:class:`Call`: the receiver's value and the argument nodes, constant ints read by
+:func:`const_int`, unknown sizes named by :func:`dim_size`) and return a
+:class:`~.values.Value`; :func:`elementwise_layout` lays out the result of a
+TensorIterator op from its inputs.  What torch calls, attributes and indexing yield is
+:mod:`.torchsem`'s, which dispatches methods here (:func:`method_layout`).
+"""
+from __future__ import annotations
+
+import ast
+from typing import Callable, Dict, List, Optional, Sequence
+
+from . import layout as L
+from . import torchapi as api
+from . import viewlegality as VL
+from .symbolic import ONE, Mono, Rest, Sym
+from .values import NOT, TENSOR, UNKNOWN_VALUE, Value
+
+
+def const_int(node: ast.AST) -> Optional[int]:
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    if (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub)
+            and isinstance(node.operand, ast.Constant) and type(node.operand.value) is int):
+        return -node.operand.value
+    return None
+
+
+def dim_size(label: str, tensor: Value, dim: int) -> Mono:
+    """The unknown size of dim ``dim`` of ``tensor``: the same symbol wherever it is asked
+    for (``b, n = x.shape``, ``x.size(1)``, ``x.shape[1]``), named ``label`` in messages."""
+    return Mono.sym(Sym(label, ("dim", tensor.serial, dim)))
+
+
+def rest_size(label: str, tensor: Value, start: int) -> Mono:
+    """The product of the sizes of ``tensor``'s dims from ``start`` on, of a tensor whose
+    rank is not known: 1 when it has exactly ``start`` dims."""
+    return Mono.sym(Rest(f"math.prod({label}.shape[{start}:])", ("rest", tensor.serial, start)))
+
+
+class Call:
+    """One method call being evaluated: its receiver's value and argument nodes."""
+
+    __slots__ = ("ev", "node", "recv", "m", "args", "recv_node", "sizes", "strides", "taint",
+                 "plain", "ints", "label")
+
+    def __init__(self, ev, node, recv: Value, m: str, arg_nodes: Sequence[ast.AST],
+                 recv_node: ast.AST) -> None:
+        self.ev, self.node, self.recv, self.m = ev, node, recv, m
+        self.args, self.recv_node = arg_nodes, recv_node
+        self.sizes, self.strides, self.taint = recv.sizes, recv.strides, recv.permuted_by
+        if self.sizes is not None and self.strides is None and self.taint is None:
+            self.strides = L.contiguous_strides(self.sizes)  # untouched tensors are assumed contiguous
+        self.plain = Value(recv.kind, permuted_by=self.taint)
+        self.ints = [const_int(a) for a in arg_nodes]
+        self.label = "." + m + "(" + ", ".join(ev.idx.text(a) for a in arg_nodes) + ")"
+
+
+def _permute(c: Call) -> Value:
+    kind, sizes, strides, ints, m, arg_nodes = c.recv.kind, c.sizes, c.strides, c.ints, c.m, c.args
+    rank = None
+    if m in ("t", "t_"):
+        rank = 2
+    elif m == "permute":
+        seq = arg_nodes[0].elts if len(arg_nodes) == 1 and isinstance(arg_nodes[0], (ast.Tuple, ast.List)) else arg_nodes
+        rank = len(seq) if all(const_int(a) is not None for a in seq) else None
+    if rank and sizes is None and c.taint is None:
+        text = c.ev.idx.text(c.recv_node)
+        sizes = tuple(dim_size(f"{text}.size({i})", c.recv, i) for i in range(rank))
+        strides = L.contiguous_strides(sizes)
+    if sizes is None and c.taint is None and m not in ("t", "t_", "permute") and len(ints) == 2 \
+            and None not in ints and min(ints) >= 0:  # type: ignore[type-var]
+        return _open_rank_swap(c)
+    if sizes is None or strides is None or None in ints and m != "permute":
+        return Value(kind, permuted_by=c.label)
+    res = None
+    if m in ("t", "t_"):
+        res = L.swap(sizes, strides, 0, 1) if len(sizes) == 2 else (sizes, strides)
+    elif m in ("permute",):
+        order = ints
+        if len(arg_nodes) == 1 and isinstance(arg_nodes[0], (ast.Tuple, ast.List)):
+            order = [const_int(a) for a in arg_nodes[0].elts]
+        if None not in order:
+            res = L.permute(sizes, strides, order)  # type: ignore[arg-type]
+    elif m in ("movedim", "moveaxis") and len(ints) == 2:
+        res = L.movedim(sizes, strides, ints[0], ints[1])  # type: ignore[arg-type]
+    elif len(ints) == 2:
+        res = L.swap(sizes, strides, ints[0], ints[1])  # type: ignore[arg-type]
+    if res is None:
+        return Value(kind, permuted_by=c.label)
+    return Value(kind, sizes=res[0], strides=res[1], permuted_by=c.label, assumes=c.recv.assumes)
+
+
+def _open_rank_swap(c: Call) -> Value:
+    """``x.transpose(1, 2)`` (or ``movedim``) of a tensor of unknown rank: it has at
+    least three dims, and the ones after them stay put, contiguous among themselves."""
+    n = max(c.ints) + 1  # type: ignore[type-var]
+    text = c.ev.idx.text(c.recv_node)
+    sizes = tuple(dim_size(f"{text}.size({i})", c.recv, i) for i in range(n)) \
+        + (rest_size(text, c.recv, n),)
+    strides = L.contiguous_strides(sizes)
+    if c.m in ("movedim", "moveaxis"):
+        res = L.movedim(sizes, strides, c.ints[0], c.ints[1])  # type: ignore[arg-type]
+    else:
+        res = L.swap(sizes, strides, c.ints[0], c.ints[1])  # type: ignore[arg-type]
+    return Value(c.recv.kind, permuted_by=c.label, open_layout=res)
+
+
+def _contiguous(c: Call) -> Value:
+    fmt = _memory_format(c)
+    if fmt not in (None, "contiguous_format"):
+        return _formatted(c, fmt)  # the receiver itself when it is already in that format
+    if c.sizes is not None:
+        return Value(c.recv.kind, sizes=c.sizes, strides=L.contiguous_strides(c.sizes))
+    if c.recv.open_layout is not None:  # the dims past those known stay contiguous among themselves
+        sizes = c.recv.open_layout[0]
+        return Value(c.recv.kind, open_layout=(sizes, L.contiguous_strides(sizes)))
+    return Value(c.recv.kind)  # contiguous, whatever it was made from
+
+
+def _memory_format(c: Call) -> Optional[str]:
+    """The ``memory_format=`` keyword: torch's name for it (``"channels_last"``), ``""`` when
+    it is not a name the analysis knows, None when there is none."""
+    fmt = next((k.value for k in c.node.keywords if k.arg == "memory_format"), None)
+    if fmt is None:
+        return None
+    q = c.ev.static_qualname(fmt)
+    return q[6:] if q is not None and q.startswith("torch.") else ""
+
+
+def _formatted(c: Call, fmt: str) -> Value:
+    """A tensor of the receiver's sizes laid out in memory format ``fmt`` (``clone`` and
+    ``contiguous`` with ``memory_format=``): contiguous, or channels-last (4 dims, the
+    channels fastest; 5 dims for ``channels_last_3d``); else strides not known."""
+    sizes = c.sizes
+    order = None
+    if sizes is not None and fmt == "contiguous_format":
+        return Value(c.recv.kind, sizes=sizes, strides=L.contiguous_strides(sizes))
+    if sizes is not None and (fmt, len(sizes)) in (("channels_last", 4), ("channels_last_3d", 5)):
+        order = [0] + list(range(2, len(sizes))) + [1]  # n, (d,) h, w, c: the memory order
+    if order is None:
+        return Value(c.recv.kind, sizes=sizes, permuted_by=c.label)
+    mem = L.contiguous_strides([sizes[d] for d in order])  # type: ignore[index]
+    strides = tuple(mem[order.index(d)] for d in range(len(sizes)))
+    return Value(c.recv.kind, sizes=sizes, strides=strides, permuted_by=c.label)
+
+
+def _expand(c: Call) -> Value:
+    target = c.ev.size_args(c.args)
+    if c.sizes is None or c.strides is None or target is None:
+        return Value(c.recv.kind, permuted_by=c.label)
+    res = L.expand(c.sizes, c.strides, target)
+    if res is None:
+        return Value(c.recv.kind, permuted_by=c.label)
+    return Value(c.recv.kind, sizes=res[0], strides=res[1], permuted_by=c.label,
+                 assumes=c.recv.assumes)
+
+
+def _expand_as(c: Call) -> Value:
+    """``x.expand_as(y)`` has ``y``'s sizes (or raises); its strides are known when ``x``'s
+    sizes are and each dim keeps its size or grows from a literal 1."""
+    if len(c.args) != 1 or c.node.keywords:
+        return Value(c.recv.kind, permuted_by=c.label)
+    other = c.ev.cache.get(id(c.args[0])) or UNKNOWN_VALUE
+    if other.sizes is None or None in other.sizes:
+        return Value(c.recv.kind, permuted_by=c.label)
+    res = L.expand(c.sizes, c.strides, other.sizes) \
+        if c.sizes is not None and c.strides is not None else None
+    if res is None:  # the sizes are y's; the strides, not known, are never taken as contiguous
+        return Value(c.recv.kind, sizes=other.sizes, permuted_by=c.label)
+    return Value(c.recv.kind, sizes=res[0], strides=res[1], permuted_by=c.label,
+                 assumes=c.recv.assumes)
+
+
+def _view(c: Call) -> Value:
+    kind, sizes, strides = c.recv.kind, c.sizes, c.strides
+    if sizes is None and c.recv.open_layout is not None:
+        sizes, strides = c.recv.open_layout
+    if any(isinstance(k, ast.keyword) and k.arg == "dtype" for k in c.node.keywords):
+        return c.plain
+    target = c.ev.size_args(c.args)
+    if target is None or not c.args:
+        return c.plain
+    if sizes is None:
+        if None in target:
+            return c.plain
+        new = tuple(target)
+        return Value(kind, sizes=new, permuted_by=c.taint)
+    resolved = VL.resolve_target(sizes, target)
+    if resolved is None:
+        return c.plain
+    if strides is not None:
+        st = VL.view_result(sizes, strides, resolved)
+        if st is not None:
+            permuted = c.recv.permuted_by if st != L.contiguous_strides(resolved) else None
+            return Value(kind, sizes=tuple(resolved), strides=st, permuted_by=permuted,
+                         assumes=c.recv.assumes)
+        if c.m == "reshape" and VL.view_verdict(sizes, strides, target)[0] == VL.ILLEGAL:
+            return Value(kind, sizes=tuple(resolved), strides=L.contiguous_strides(resolved))
+    return Value(kind, sizes=tuple(resolved), permuted_by=c.taint)
+
+
+def _unsqueeze(c: Call) -> Value:
+    sizes, strides = c.sizes, c.strides
+    if len(c.ints) != 1 or c.ints[0] is None or sizes is None or strides is None:
+        return c.plain
+    d = c.ints[0] if c.ints[0] >= 0 else c.ints[0] + len(sizes) + 1
+    if 0 <= d <= len(sizes):
+        st = strides[d] * sizes[d] if d < len(sizes) else ONE
+        return Value(c.recv.kind, sizes=sizes[:d] + (ONE,) + sizes[d:],
+                     strides=strides[:d] + (st,) + strides[d:], permuted_by=c.recv.permuted_by,
+                     assumes=c.recv.assumes)
+    return c.plain
+
+
+def _layout_preserving(c: Call) -> Value:
+    """The methods ``api.LAYOUT_PRESERVING_METHODS`` lists: aliases and in-place ops (the
+    receiver's layout, dense or not), copies with ``preserve_format`` (a dense receiver's
+    strides), ``masked_fill`` (a contiguous copy) and TensorIterator ops
+    (:func:`elementwise_layout`)."""
+    kind, sizes, strides, m = c.recv.kind, c.sizes, c.strides, c.m
+    fmt = _memory_format(c)
+    if m == "clone" and fmt not in (None, "preserve_format"):
+        return _formatted(c, fmt)  # a fresh tensor in that format
+    if m in ("to", "type_as") and fmt not in (None, "preserve_format"):
+        # returns the receiver itself when dtype and device are already right, and then
+        # x.transpose(1, 2).to(memory_format=torch.contiguous_format) keeps its strides
+        if fmt == "contiguous_format" and sizes is not None and strides is not None \
+                and strides == L.contiguous_strides(sizes):
+            return Value(kind, sizes=sizes, strides=strides, assumes=c.recv.assumes)
+        return Value(kind, sizes=sizes, permuted_by=c.taint or c.label)
+    if m in _ALIASES or m.endswith("_"):  # the receiver itself, or a view of all of it
+        return Value(kind, sizes=sizes, strides=strides, permuted_by=c.recv.permuted_by,
+                     open_layout=c.recv.open_layout, assumes=c.recv.assumes)
+    if m == "masked_fill":
+        return masked_fill_layout(kind, c.recv, _arg_value(c.ev, c.node, 0, "mask"))
+    if m in _COPIES:
+        return elementwise_layout(kind, [c.recv], c.label)
+    if any(k.arg == "out" for k in c.node.keywords):
+        return Value(kind, sizes=sizes, permuted_by=c.taint or c.label)
+    return elementwise_layout(kind, [c.recv] + _operand_values(c.ev, c.node, c.args), c.label,
+                              keep_rank=True)
+
+
+def _where(c: Call) -> Value:
+    """``x.where(cond, y)`` is ``torch.where(cond, x, y)``: a TensorIterator op of the three."""
+    if len(c.args) != 2 or c.node.keywords:
+        return c.plain
+    cond, other = (c.ev.cache.get(id(a)) or UNKNOWN_VALUE for a in c.args)
+    return elementwise_layout(c.recv.kind, [cond, c.recv, other], c.label)
+
+
+# How the methods ``api.LAYOUT_PRESERVING_METHODS`` lists lay out their result, besides
+# in-place ones (named ``..._``): aliases, and copies that keep a dense input's strides
+# (``preserve_format``; arguments are dtypes, devices or tensors to take them from).
+_ALIASES = frozenset("detach detach_ requires_grad_".split())
+
+
+_COPIES = frozenset(
+    "clone to cuda cpu float double half bfloat16 int long short bool byte char type_as".split())
+
+
+# Comparisons and binary ops: TensorIterator ops of the receiver and their argument.
+_COMPARISONS = frozenset(
+    "eq ne lt le gt ge logical_and logical_or logical_xor maximum minimum fmod remainder".split())
+
+
+# Keyword arguments of elementwise ops that are never tensors.
+_SCALAR_KEYWORDS = frozenset(
+    "alpha rounding_mode decimals nan posinf neginf approximate inplace value".split())
+
+
+def _arg_value(ev, node: ast.Call, i: int, name: str) -> Value:
+    """The value of argument ``i`` of a method call (or of keyword ``name``)."""
+    if len(node.args) > i:
+        return ev.cache.get(id(node.args[i])) or UNKNOWN_VALUE
+    kw = next((k.value for k in node.keywords if k.arg == name), None)
+    return UNKNOWN_VALUE if kw is None else ev.cache.get(id(kw)) or UNKNOWN_VALUE
+
+
+def _operand_values(ev, node: ast.Call, arg_nodes: Sequence[ast.AST]) -> List[Value]:
+    """The values of the arguments that may be tensor inputs of an elementwise op: the
+    positional ones and keyword ones other than options that are never tensors."""
+    nodes = list(arg_nodes) + [k.value for k in node.keywords if k.arg not in _SCALAR_KEYWORDS]
+    return [UNKNOWN_VALUE if isinstance(a, ast.Starred) else ev.cache.get(id(a)) or UNKNOWN_VALUE
+            for a in nodes]
+
+
+def _operand_layout(v: Value):
+    """(sizes, strides) of a tensor input, an untraced one assumed contiguous as elsewhere;
+    None when not known."""
+    if v.sizes is None:
+        return None
+    if v.strides is not None:
+        return v.sizes, v.strides
+    if v.permuted_by is None:
+        return v.sizes, L.contiguous_strides(v.sizes)
+    return None
+
+
+def permuted_origin(values: Sequence[Value]) -> Optional[str]:
+    """The permutation one of the values (or an item of one) was made by, if any."""
+    for v in values:
+        if v.permuted_by:
+            return v.permuted_by
+        held = list(v.elems or ()) + [x for x in (v.item, v.mapped) if x is not None]
+        for e in held:
+            if e.permuted_by:
+                return e.permuted_by
+    return None
+
+
+def elementwise_layout(kind: str, inputs: Sequence[Value], label: str,
+                       keep_rank: bool = False) -> Value:
+    """The result of a TensorIterator op of ``inputs`` (the receiver among them; Python
+    numbers are left out): its strides by :func:`layout.elementwise`, else unknown and
+    never assumed contiguous when an input was permuted.  ``keep_rank``: an input whose
+    sizes are not known (a scale in a name) is taken to broadcast into the others, as the
+    binary operators do."""
+    tensors = [v for v in inputs if v.kind != NOT]
+    if not tensors:
+        return Value(kind)
+    taint = permuted_origin(tensors)
+    layouts = [_operand_layout(v) for v in tensors]
+    known = [lay for lay in layouts if lay is not None]
+    mark = taint or (label if any(st != L.contiguous_strides(sz) for sz, st in known) else None)
+    assumes = frozenset().union(*(v.assumes for v in tensors))
+    if len(known) == len(layouts):
+        sizes = L.broadcast(*(sz for sz, _ in known))
+        if sizes is None:
+            return Value(kind, permuted_by=mark)
+        strides = L.elementwise(known)
+        if strides is None:
+            decided = L.tensor_iterator(known)
+            if decided is None:
+                return Value(kind, sizes=sizes, permuted_by=mark)
+            strides, assumed = decided
+            assumes = assumes | assumed
+        return Value(kind, sizes=sizes, strides=strides, permuted_by=taint, assumes=assumes)
+    if all(v.sizes is not None for v in tensors) and layouts[0] is not None:
+        # some strides not known (an expand_as): decided when the first input decides
+        decided = L.tensor_iterator([lay if lay is not None else (v.sizes, None)
+                                     for v, lay in zip(tensors, layouts)])  # type: ignore[misc]
+        if decided is not None:
+            strides, assumed = decided
+            sizes = L.broadcast(*(v.sizes for v in tensors))  # type: ignore[misc]
+            return Value(kind, sizes=sizes, strides=strides, permuted_by=taint,
+                         assumes=assumes | assumed)
+    if len(tensors) == 1 and tensors[0].open_layout is not None:
+        # a tensor of unknown rank: dense, its strides carry over (numbers are no input)
+        sizes, strides = tensors[0].open_layout
+        if L.is_dense(sizes, strides):
+            return Value(kind, permuted_by=taint, open_layout=tensors[0].open_layout)
+        return Value(kind, permuted_by=mark)
+    first = tensors[0]
+    sizes = None
+    if keep_rank and first.sizes is not None and all(
+            v.sizes is None or L.broadcast(first.sizes, v.sizes) == first.sizes for v in tensors):
+        sizes = first.sizes
+    return Value(kind, sizes=sizes, permuted_by=mark)
+
+
+def masked_fill_layout(kind: str, x: Value, mask: Value) -> Value:
+    """``x.masked_fill(mask, v)`` is no TensorIterator op: it clones the broadcast of x and
+    mask with ``MemoryFormat::Contiguous``, whatever their layouts.  A mask whose sizes are
+    not known is taken to broadcast into x (a masked_fill_ would require it)."""
+    sizes = x.sizes
+    if sizes is not None and mask.sizes is not None:
+        sizes = L.broadcast(sizes, mask.sizes)
+    if sizes is None:
+        return Value(kind)  # contiguous, of sizes not known
+    return Value(kind, sizes=sizes, strides=L.contiguous_strides(sizes))
+
+
+def _shape_preserving(c: Call) -> Value:
+    return Value(c.recv.kind, sizes=c.sizes, permuted_by=c.taint)
+
+
+def _matmul(c: Call) -> Value:
+    if len(c.node.args) != 1:
+        return c.plain
+    other = c.ev.cache.get(id(c.node.args[0])) or UNKNOWN_VALUE
+    return c.ev.binop(ast.MatMult(), c.recv, other)
+
+
+def _new_factory(c: Call) -> Value:
+    target = c.ev.size_args(c.args)
+    if target is not None and None not in target:
+        return Value(TENSOR, sizes=tuple(target), strides=L.contiguous_strides(target))
+    return Value(TENSOR)
+
+
+METHOD_LAYOUT: Dict[str, Callable[[Call], Value]] = {
+    **{m: _layout_preserving for m in api.LAYOUT_PRESERVING_METHODS},
+    **{m: _shape_preserving for m in api.SHAPE_PRESERVING_METHODS},
+    **{m: _permute for m in api.PERMUTE_METHODS | {"transpose_", "t_"}},
+    # TensorIterator ops of the receiver and their tensor arguments (comparisons and friends)
+    **{m: _layout_preserving for m in _COMPARISONS},
+    "contiguous": _contiguous,
+    "expand": _expand,
+    "expand_as": _expand_as,
+    "view": _view,
+    "reshape": _view,
+    "unsqueeze": _unsqueeze,
+    "where": _where,
+    "masked_fill": _layout_preserving,  # a contiguous copy, whichever table lists it
+    "matmul": _matmul, "mm": _matmul, "bmm": _matmul,
+    "new_zeros": _new_factory, "new_ones": _new_factory, "new_empty": _new_factory,
+}
+
+
+def method_layout(ev, node, recv: Value, m: str, arg_nodes: Sequence[ast.AST],
+                  recv_node: ast.AST) -> Value:
+    """The value of ``recv.m(*arg_nodes)`` (or ``torch.m(recv, ...)``): sizes and strides."""
+    handler = METHOD_LAYOUT.get(m)
+    call = Call(ev, node, recv, m, arg_nodes, recv_node)
+    return handler(call) if handler is not None else call.plain

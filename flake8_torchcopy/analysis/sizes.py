@@ -1,0 +1,168 @@
+"""Size arithmetic: the sizes (monomials) that names and expressions stand for.
+
+:class:`SizeArithmetic` is the part of the expression evaluator (:class:`~.exprs.Evaluator`)
+that computes sizes: the size a name or constant stands for (:meth:`~SizeArithmetic.mono_of`),
+binary operators on sizes and tensors (products and quotients of sizes, elementwise and
+``@`` layouts), ``int(a / b)`` and ``math.floor``/``ceil``, the sizes a
+``view``/``reshape``/``expand`` call names (:meth:`~SizeArithmetic.size_args`), and the
+sizes learnt from ``b, n, c = x.shape``.
+"""
+from __future__ import annotations
+
+import ast
+from typing import List, Optional, Sequence, Tuple
+
+from . import layout as L
+from . import numpyish
+from . import torchsem as sem
+from .methodlayouts import const_int, dim_size, elementwise_layout
+from .symbolic import Mono, Sym, rounded
+from .torchsem import is_tensorish
+from .values import ANNOTATED, NOT, TENSOR, UNKNOWN, UNKNOWN_VALUE, Value
+
+
+class SizeArithmetic:
+    """The sizes expressions stand for, and the values of binary operators."""
+
+    def learn_shape(self, value_node: ast.AST, names: Sequence[ast.AST]):
+        """``b, n, c = x.shape`` / ``x.size()``: x has rank 3 and sizes named b, n, c."""
+        base = None
+        if isinstance(value_node, ast.Attribute) and value_node.attr == "shape":
+            base = value_node.value
+        elif (isinstance(value_node, ast.Call) and isinstance(value_node.func, ast.Attribute)
+              and value_node.func.attr == "size" and not value_node.args and not value_node.keywords):
+            base = value_node.func.value
+        if not isinstance(base, ast.Name):
+            return None
+        tv = self.lookup(base.id)
+        if tv.kind == NOT or tv.qualname is not None:
+            return None
+        if tv.open_layout is not None and len(names) == len(tv.open_layout[0]) - 1:
+            sizes, strides = L.close_rank(*tv.open_layout)
+            self.env[base.id] = tv.with_(sizes=sizes, strides=strides)
+            return tuple(Value(NOT, mono=m) for m in sizes)
+        monos = []
+        for n in names:
+            named = isinstance(n, ast.Name) and n.id.strip("_")
+            label = n.id if named else f"{base.id}.size({len(monos)})"
+            monos.append(dim_size(label, tv, len(monos)))
+        sizes = tuple(monos)
+        strides = L.contiguous_strides(sizes) if tv.permuted_by is None else None
+        self.env[base.id] = tv.with_(sizes=sizes, strides=strides)
+        return tuple(Value(NOT, mono=m) for m in monos)
+
+    def mono_of(self, node: Optional[ast.AST], v: Value) -> Optional[Mono]:
+        """The size a value stands for; a name of unknown value is a symbol (made lazily)."""
+        if v.mono is not None:
+            return v.mono
+        if isinstance(node, ast.Name) and v.kind != TENSOR and v.qualname is None \
+                and not v.local_def and v.sizes is None:
+            return Mono.sym(Sym(node.id, "free" if v is UNKNOWN_VALUE else v.serial))
+        if isinstance(node, ast.Constant) and type(node.value) is int:
+            return Mono.const(node.value)
+        if isinstance(node, ast.Attribute) and v is UNKNOWN_VALUE and _of_self(node.value):
+            return Mono.sym(Sym(self.idx.text(node), "attr"))  # self.config.patch_size
+        return None
+
+    def binop(self, op, left: Value, right: Value, inplace: bool = False,
+              nodes: Tuple[Optional[ast.AST], Optional[ast.AST]] = (None, None)) -> Value:
+        if (left.array is not None or right.array is not None) and not inplace:
+            arr = numpyish.binop(op, left, right, nodes)
+            if arr is not None:
+                return arr
+        if isinstance(op, ast.MatMult):
+            kinds = (left.kind, right.kind)
+            kind = TENSOR if TENSOR in kinds else ANNOTATED if ANNOTATED in kinds else UNKNOWN
+            sizes = sem.matmul_sizes(left, right) if NOT not in kinds else None
+            if kind == UNKNOWN and sizes is None:
+                return UNKNOWN_VALUE
+            return Value(kind, sizes=sizes, strides=L.contiguous_strides(sizes) if sizes else None)
+        lt, rt = is_tensorish(left), is_tensorish(right)
+        if lt or rt:
+            kind = TENSOR if TENSOR in (left.kind, right.kind) else ANNOTATED
+            t, other = (left, right) if lt else (right, left)
+            taint = left.permuted_by or right.permuted_by
+            if lt and rt:
+                if left.sizes is not None and right.sizes is not None:
+                    return elementwise_layout(kind, [left, right], " " + type(op).__name__)
+                return Value(kind, permuted_by=taint)
+            if other.kind == NOT and t.sizes is not None:
+                # the output of an elementwise op follows a dense input's dim order;
+                # a non-dense input gives a dense output we don't model
+                dense = t.strides is not None and L.is_dense(t.sizes, t.strides)
+                if inplace or dense:
+                    return Value(kind, sizes=t.sizes, strides=t.strides,
+                                 permuted_by=t.permuted_by)
+                return Value(kind, sizes=t.sizes, permuted_by=taint)
+            if other.kind == UNKNOWN and other.sizes is None and t.sizes is not None:
+                # a scale held in a name or attribute: sizes kept, strides unknown
+                return Value(kind, sizes=t.sizes, permuted_by=taint)
+            return Value(kind, permuted_by=taint)
+        lm = self.mono_of(nodes[0], left) if isinstance(op, (ast.Mult, ast.FloorDiv, ast.Div)) else None
+        rm = self.mono_of(nodes[1], right) if lm is not None else None
+        mono = None
+        if lm is not None and rm is not None:
+            mono = lm * rm if isinstance(op, ast.Mult) else lm / rm
+            if mono is not None and isinstance(op, ast.FloorDiv):
+                mono = rounded(mono)
+        if left.kind == NOT and right.kind == NOT:
+            return Value(NOT, mono=mono)
+        if mono is not None and not isinstance(op, ast.Div):
+            # sizes held in names of unknown kind (parameters): keep the algebra
+            return Value(UNKNOWN, mono=mono)
+        taint = left.permuted_by or right.permuted_by
+        if taint:  # maybe a tensor computed from a permuted one: never assumed contiguous
+            return Value(UNKNOWN, permuted_by=taint)
+        return UNKNOWN_VALUE
+
+    def rounded_call(self, node: ast.Call, ceil: bool) -> Value:
+        """``int(a / b)``, ``math.floor(a / b)``, ``math.ceil(a / b)``: an int, a size when
+        ``a`` and ``b`` are."""
+        ratio = self.ratio_of(node.args[0])
+        return Value(NOT, mono=None if ratio is None else rounded(ratio, ceil))
+
+    def ratio_of(self, node: ast.AST) -> Optional[Mono]:
+        """The size ``node`` stands for, where ``a / b`` of sizes is their exact ratio (the
+        argument of ``int(a / b)``, ``math.floor(a / b)``, ``math.ceil(a / b)``)."""
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+            num = self.ratio_of(node.left)
+            den = self.ratio_of(node.right) if num is not None else None
+            return None if den is None else num / den  # type: ignore[operator]
+        v = self.cache.get(id(node))
+        return None if v is None or is_tensorish(v) else self.mono_of(node, v)
+
+    def size_args(self, arg_nodes: Sequence[ast.AST]) -> Optional[List[Optional[Mono]]]:
+        """Sizes passed as ``*sizes`` or as one tuple/list/``x.shape``; None for ``-1``."""
+        if len(arg_nodes) == 1 and not isinstance(arg_nodes[0], ast.Starred):
+            only = arg_nodes[0]
+            v = self.cache.get(id(only))
+            if isinstance(only, (ast.Tuple, ast.List)):
+                arg_nodes = only.elts
+            elif v is not None and v.elems is not None:
+                return [None if (e.mono is not None and e.mono == Mono.const(-1)) else e.mono
+                        for e in v.elems]
+        out: List[Optional[Mono]] = []
+        for a in arg_nodes:
+            if isinstance(a, ast.Starred):
+                return None
+            c = const_int(a)
+            if c == -1:
+                out.append(None)
+                continue
+            v = self.cache.get(id(a))
+            m = self.mono_of(a, v) if v is not None and v.kind != TENSOR else None
+            if m is None:
+                if v is not None and (v.kind in (TENSOR, ANNOTATED) or v.elems is not None):
+                    return None
+                label = self.idx.text(a)
+                out.append(Mono.sym(Sym(label, ("expr", ast.dump(a)))))
+                continue
+            out.append(m)
+        return out
+
+
+def _of_self(node: ast.AST) -> bool:
+    """``self.config`` (or ``cls.a.b``): an attribute chain on the instance or class."""
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name) and node.id in ("self", "cls")

@@ -1,0 +1,393 @@
+"""Statements: how one scope's statements change the names' values, following control flow.
+
+:class:`StatementWalker` follows a scope's statements in order: it binds what
+assignments, imports and definitions bind (a ``def`` is only recorded, its body walked
+later by :mod:`.flow`), joins the states of ``if``/``try``/``with``/``match`` branches
+and of loops (walked twice: silently, then from the joined state), narrows names on
+tests (:mod:`.narrowing`) for both branches and after early exits, and tracks where a
+RuntimeError may be handled.  Expressions are :class:`~.exprs.Evaluator`'s.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Callable, Dict, List, Sequence, Tuple
+
+from .exprs import Evaluator
+from .narrowing import narrow
+from .values import ANNOTATED, ASSERTED, NOT_VALUE, TENSOR, UNKNOWN, UNKNOWN_VALUE, Env, Value, join
+
+_JIT_DECORATORS = frozenset({"torch.jit.script", "torch.jit.script_method", "torch.jit.export"})
+
+
+# context managers that never swallow an exception (their __exit__ returns a false value)
+_NON_SWALLOWING = frozenset({
+    "io.open", "warnings.catch_warnings", "tempfile.TemporaryDirectory", "tempfile.NamedTemporaryFile",
+    "threading.Lock", "threading.RLock", "contextlib.nullcontext", "contextlib.redirect_stdout",
+    "contextlib.redirect_stderr", "numpy.errstate",
+})
+
+
+# builtin exception classes that are not RuntimeError or one of its bases
+_OTHER_ERRORS = frozenset("""
+    ArithmeticError AssertionError AttributeError BufferError EOFError ImportError IndexError
+    KeyError LookupError MemoryError ModuleNotFoundError NameError OSError OverflowError
+    StopIteration StopAsyncIteration SyntaxError SystemError TypeError UnboundLocalError
+    UnicodeError UnicodeDecodeError UnicodeEncodeError ValueError ZeroDivisionError
+    FileNotFoundError PermissionError TimeoutError ConnectionError IOError KeyboardInterrupt
+    SystemExit GeneratorExit""".split())
+
+
+def _exits(stmts: Sequence[ast.stmt]) -> bool:
+    """Is there a return, break or continue in these statements (outside nested defs)?"""
+    stack = list(stmts)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.Return, ast.Break, ast.Continue)):
+            return True
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            stack.extend(ast.iter_child_nodes(node))
+    return False
+
+
+class StatementWalker(Evaluator):
+    """The statements of a scope: bindings, branches joined, loops, ``try``/``with``."""
+
+    # set by the module walk (:class:`~.flow.FlowWalker`)
+    loops: List[Dict[str, List[Env]]]  # per enclosing loop: the states at its breaks, continues
+    raised: List[Env]  # per enclosing `try` body: the states a handler may start from
+    catching: List[bool]  # per enclosing try body / with: may a RuntimeError be handled?
+    in_module_body: bool
+
+    def block(self, stmts: Sequence[ast.stmt]) -> bool:
+        for s in stmts:
+            if self.stmt(s):
+                return True
+        return False
+
+    def stmt(self, s: ast.stmt) -> bool:
+        self.stmt_range = (s.lineno, s.end_lineno or s.lineno)
+        handler = self._handler(self._stmt_handlers, "s_", type(s))
+        if handler is None:
+            self._children(s)
+            return False
+        result = handler(s)
+        if self.raised:  # inside a `try` body: a handler may start from here
+            self.raised[-1] = self.join_envs([self.raised[-1], self.env])
+        if self.evidence:
+            for name in self.evidence:
+                v = self.env.get(name)
+                if v is not None and v.kind in (UNKNOWN, ANNOTATED):
+                    # a tensor-only method ran on it: a tensor, of some class
+                    self.env[name] = v.with_(kind=TENSOR, caveat=v.caveat or self.subclass_caveat)
+            self.evidence = []
+        return bool(result)
+
+    def header(self, s: ast.stmt, node: ast.AST) -> None:
+        self.stmt_range = (s.lineno, node.end_lineno or s.lineno)  # type: ignore[attr-defined]
+
+    def s_Expr(self, s):
+        self.ev(s.value)
+
+    def s_Assign(self, s):
+        v = self.ev(s.value)
+        for t in s.targets:
+            self.bind(t, v, s.value)
+
+    def s_AnnAssign(self, s):
+        if s.value is None:
+            return
+        v = self.ev(s.value)
+        if v.kind == UNKNOWN and self.is_tensor_annotation(s.annotation):
+            v = v.with_(kind=ANNOTATED)
+        self.bind(s.target, v, s.value)
+
+    def s_AugAssign(self, s):
+        rhs = self.ev(s.value)
+        if isinstance(s.target, ast.Name):
+            cur = self.lookup(s.target.id)
+            v = self.binop(s.op, cur, rhs, inplace=True, nodes=(s.target, s.value))
+            if v.kind == TENSOR and v.caveat is None and (
+                    rhs.caveat or rhs.kind == ANNOTATED or rhs.kind == UNKNOWN and rhs.mono is None):
+                # acc += x: x's __torch_function__ may rebind acc to its class
+                v = v.with_(caveat=rhs.caveat or self.subclass_caveat)
+            self.env[s.target.id] = v
+        else:
+            self.ev_target(s.target)
+
+    def s_Import(self, s):
+        for a in s.names:
+            if a.asname:
+                self.env[a.asname] = Value(qualname=a.name)
+            else:
+                top = a.name.split(".")[0]
+                self.env[top] = Value(qualname=top)
+
+    def s_ImportFrom(self, s):
+        for a in s.names:
+            name = a.asname or a.name
+            if a.name == "*":  # may rebind any name, torch included
+                self.star_imported = True
+                self.env = {k: UNKNOWN_VALUE for k in self.env}
+                continue
+            if s.level:
+                v = self.env[name] = Value(local_def=True)
+                self.imported_from[id(v)] = (v, s.level, s.module, a.name)  # for .project
+                continue
+            v = self.env[name] = Value(qualname=f"{s.module}.{a.name}")
+            self.imported_from[id(v)] = (v, 0, s.module, a.name)  # for .project
+
+    def s_FunctionDef(self, s):
+        jit = self.in_jit
+        for d in s.decorator_list:
+            self.ev(d)
+            target = d.func if isinstance(d, ast.Call) else d
+            if self.static_qualname(target) in _JIT_DECORATORS:
+                jit = True
+        for d in s.args.defaults + [d for d in s.args.kw_defaults if d is not None]:
+            self.ev(d)
+        self.env[s.name] = Value(local_def=True)
+        if self.in_module_body:
+            self.module_defs[id(self.env[s.name])] = s
+        self.deferred.append((s, self.scope_outer(), jit))
+
+    s_AsyncFunctionDef = s_FunctionDef
+
+    def s_ClassDef(self, s):
+        for n in s.decorator_list + s.bases + [k.value for k in s.keywords]:
+            self.ev(n)
+        saved_env, saved_outer, saved_loops, saved_raised = self.env, self.outer, self.loops, self.raised
+        in_module_body, self.in_module_body = self.in_module_body, False
+        self.outer = self.scope_outer()
+        self.env, self.loops, self.raised = {}, [], []
+        self.block(s.body)
+        # methods see the module scope, not the class body
+        for i, (func, outer, jit) in enumerate(self.deferred):
+            if outer is not None and any(func is b for b in s.body):
+                self.deferred[i] = (func, self.outer, jit)
+                self.method_class[id(func)] = s
+        self.env, self.outer, self.loops, self.raised = saved_env, saved_outer, saved_loops, saved_raised
+        self.in_module_body = in_module_body
+        torch_base = any((self.static_qualname(b) or "").startswith("torch") for b in s.bases)
+        self.env[s.name] = Value(local_def=True, is_class=not torch_base)
+
+    def s_Return(self, s):
+        if s.value is not None:
+            self.ev(s.value)
+        return True
+
+    def s_Raise(self, s):
+        for n in (s.exc, s.cause):
+            if n is not None:
+                self.ev(n)
+        return True
+
+    def s_Break(self, s):
+        if self.loops:
+            self.loops[-1]["breaks"].append(dict(self.env))
+        return True
+
+    def s_Continue(self, s):
+        if self.loops:
+            self.loops[-1]["continues"].append(dict(self.env))
+        return True
+
+    def s_Delete(self, s):
+        for t in s.targets:
+            if isinstance(t, ast.Name):
+                self.env[t.id] = UNKNOWN_VALUE
+            else:
+                self.ev_target(t)
+
+    def s_Global(self, s):
+        for n in s.names:
+            self.env[n] = UNKNOWN_VALUE
+
+    s_Nonlocal = s_Global
+
+    def s_Assert(self, s):
+        self.ev(s.test)
+        if s.msg is not None:
+            self.ev(s.msg)
+        yes, _ = narrow(self, s.test)
+        self.narrow_caveat = ASSERTED  # python -O removes the assert
+        self.apply(self.env, yes)
+        self.narrow_caveat = self.subclass_caveat
+
+    def s_If(self, s):
+        self.header(s, s.test)
+        self.ev(s.test)
+        yes, no = narrow(self, s.test)
+        entry = self.env
+        self.env = self.apply(dict(entry), yes)
+        t_end = self.block(s.body)
+        env_t = self.env
+        self.env = self.apply(dict(entry), no)
+        f_end = self.block(s.orelse)
+        env_f = self.env
+        return self.merge([(env_t, t_end), (env_f, f_end)])
+
+    def s_With(self, s):
+        self.header(s, s.items[-1].context_expr)
+        for item in s.items:
+            self.ev(item.context_expr)
+            if item.optional_vars is not None:
+                self.bind(item.optional_vars, UNKNOWN_VALUE, None)
+        if all(self.never_swallows(item.context_expr) for item in s.items):
+            return self.block(s.body)
+        # the manager may swallow an exception (contextlib.suppress): what follows may
+        # start after any statement of the body
+        self.raised.append(dict(self.env))
+        self.catching.append(True)
+        ended = self.block(s.body)
+        self.catching.pop()
+        states = self.raised.pop()
+        self.env = self.join_envs([states] + ([] if ended else [self.env]))
+        if self.raised:
+            self.raised[-1] = self.join_envs([self.raised[-1], self.env])
+        return False
+
+    def never_swallows(self, expr: ast.AST) -> bool:
+        """A context manager known not to swallow exceptions: torch's (no_grad, autocast,
+        device...), ``open``, locks and the like."""
+        target = expr.func if isinstance(expr, ast.Call) else expr
+        q = self.static_qualname(target) or ""
+        if q.startswith("torch.") or q in _NON_SWALLOWING:
+            return True
+        return isinstance(target, ast.Name) and target.id in ("open",) and target.id not in self.env
+
+    s_AsyncWith = s_With
+
+    def s_For(self, s):
+        self.header(s, s.iter)
+        it = self.ev(s.iter)
+        elem = self.element_of(it)
+        return self.loop(s, lambda: self.bind(s.target, elem, None))
+
+    s_AsyncFor = s_For
+
+    def s_While(self, s):
+        self.header(s, s.test)
+        self.ev(s.test)
+        return self.loop(s, lambda: self.apply(self.env, narrow(self, s.test)[0]))
+
+    def loop(self, s, enter: Callable[[], object]) -> bool:
+        entry = dict(self.env)
+        # first pass, silent: what the body changes flows back to its start
+        saved = self.reporting
+        self.reporting = False
+        self.loops.append({"breaks": [], "continues": []})
+        enter()
+        end1 = self.block(s.body)
+        ctl = self.loops.pop()
+        self.reporting = saved
+        head = self.join_envs([entry] + ([] if end1 else [self.env]) + ctl["continues"])
+        # second pass, reporting, from the joined state
+        self.env = dict(head)
+        self.loops.append({"breaks": [], "continues": []})
+        enter()
+        end2 = self.block(s.body)
+        ctl = self.loops.pop()
+        after = self.join_envs([head] + ([] if end2 else [self.env]) + ctl["continues"])
+        self.env = dict(after)
+        if s.orelse:
+            else_end = self.block(s.orelse)
+            exits = ([] if else_end else [self.env]) + ctl["breaks"]
+        else:
+            exits = [after] + ctl["breaks"]
+        if not exits:
+            return True
+        self.env = self.join_envs(exits)
+        return False
+
+    def s_Try(self, s):
+        entry = dict(self.env)
+        self.raised.append(entry)
+        self.catching.append(any(self.catches_runtime_error(h) for h in s.handlers))
+        body_end = self.block(s.body)
+        self.catching.pop()
+        body_env = self.env
+        # a handler may start after any statement of the body (at any depth), not only its end
+        handler_entry = self.join_envs([self.raised.pop(), body_env])
+        if self.raised:
+            self.raised[-1] = self.join_envs([self.raised[-1], handler_entry])
+        ends: List[Tuple[Env, bool]] = []
+        # `finally` may start after any statement of the body, a handler or `else`
+        self.raised.append(dict(handler_entry))
+        for h in s.handlers:
+            self.env = dict(handler_entry)
+            if h.type is not None:
+                self.ev(h.type)
+            if h.name:
+                self.env[h.name] = NOT_VALUE
+            ends.append((self.env, self.block(h.body)))
+        self.env = body_env
+        if not body_end and s.orelse:
+            body_end = self.block(s.orelse)
+        ends.insert(0, (self.env, body_end))
+        any_exit = self.join_envs([self.raised.pop()] + [e for e, _ in ends])
+        terminated = self.merge(ends)
+        if s.finalbody:
+            normal = None if terminated else self.env
+            # walked (and reported) from every state it may start in; a return, break or
+            # continue in it swallows the exception, so what follows may start from there too
+            self.env = dict(any_exit)
+            final_end = self.block(s.finalbody)
+            if _exits(s.finalbody):
+                return final_end
+            if normal is None:
+                return True
+            saved, self.reporting = self.reporting, False
+            self.env = dict(normal)
+            terminated = self.block(s.finalbody)
+            self.reporting = saved
+        return terminated
+
+    def catches_runtime_error(self, h: ast.ExceptHandler) -> bool:
+        """May this handler catch a RuntimeError (a bare except, Exception, a name not
+        known to be another class, a tuple with one of those)?"""
+        if h.type is None:
+            return True
+        types = h.type.elts if isinstance(h.type, ast.Tuple) else [h.type]
+        for t in types:
+            name = t.attr if isinstance(t, ast.Attribute) else t.id if isinstance(t, ast.Name) else None
+            if name is None or not (name in _OTHER_ERRORS or name.endswith("Warning")):
+                return True  # RuntimeError, a base or subclass of it, or a class we don't know
+        return False
+
+    s_TryStar = s_Try
+
+    def s_Match(self, s):
+        self.ev(s.subject)
+        entry = self.env
+        ends = []
+        for case in s.cases:
+            self.env = dict(entry)
+            for node in ast.walk(case.pattern):
+                for attr in ("name", "rest"):
+                    name = getattr(node, attr, None)
+                    if isinstance(name, str):
+                        self.env[name] = UNKNOWN_VALUE
+            if case.guard is not None:
+                self.ev(case.guard)
+            ends.append((self.env, self.block(case.body)))
+        ends.append((entry, False))
+        return self.merge(ends)
+
+    @staticmethod
+    def join_envs(envs: Sequence[Env]) -> Env:
+        if not envs:
+            return {}
+        out = dict(envs[0])
+        for e in envs[1:]:
+            for k, v in e.items():
+                cur = out.get(k)
+                out[k] = v if cur is None else join(cur, v)
+        return out
+
+    def merge(self, ends: Sequence[Tuple[Env, bool]]) -> bool:
+        live = [e for e, term in ends if not term]
+        if not live:
+            self.env = ends[0][0]
+            return True
+        self.env = self.join_envs(live)
+        return False
