@@ -222,3 +222,87 @@ def has_torch() -> bool:
     except ImportError:
         return False
     return True
+
+
+# ----------------------------------------------------------------------- laziness
+def fresh() -> None:
+    """Forget everything the summaries remember (as a new process would)."""
+    from flake8_torchcopy.analysis import project as p
+
+    for cache in (p._PARSED, p._RESOLVED, p._TEXTS, p._WORDS, p._LIVE, p._PROJECTS, p._PACKAGES, p._LEAVES):
+        cache.clear()
+
+
+def test_only_the_functions_asked_about_are_decided(tmp_path, monkeypatch):
+    """A module asked about twice is parsed once, and only the asked function is decided
+    (once: the second file's question is answered from memory)."""
+    from flake8_torchcopy.analysis import project as p
+
+    extra = {"app/sub/other.py": "import torch\nfrom ..helpers import make\nu = torch.tensor(make(2))\n"}
+    user_py = project(tmp_path, "from ..helpers import make\nt = torch.tensor(make(3))\n", extra)
+    decided = []
+    original = p._Module.decide
+    monkeypatch.setattr(p._Module, "decide", lambda self, name: decided.append(name) or original(self, name))
+    assert len(found(user_py)) == 1
+    assert len(found(tmp_path / "app" / "sub" / "other.py")) == 1
+    assert decided == ["make"]
+    helpers = p._PARSED[str(tmp_path / "app" / "helpers.py")][1]
+    assert helpers is not None and set(helpers.decided) == {"make"}
+    assert helpers.candidates == {"make", "sometimes", "shadowed"}  # falls_off may end without a return
+
+
+CYCLE = {
+    # a.make -> b.g -> a.zeros: deciding a.make enters a again (a cycle: no answer);
+    # b.g alone reads a.zeros, which reads nothing of b (a tensor)
+    "app/a.py": "import torch\nfrom .b import g\n\n\ndef make(n):  # a torch tensor\n    return g(n)\n\n\n"
+                "def zeros(n):\n    return torch.zeros(n)\n",
+    "app/b.py": "import torch\nfrom .a import zeros\n\n\ndef g(n):  # a torch tensor\n    return zeros(n)\n",
+    "app/sub/use_a.py": "import torch\nfrom ..a import make\nt = torch.tensor(make(3))\n",
+    "app/sub/use_b.py": "import torch\nfrom ..b import g\nt = torch.tensor(g(3))\n",
+}
+
+
+@pytest.mark.parametrize("order", [("use_a", "use_b"), ("use_b", "use_a"), ("use_a", "use_a", "use_b"),
+                                   ("use_b", "use_b", "use_a")])
+def test_a_cycle_found_lazily_answers_the_same_in_any_order(tmp_path, order):
+    project(tmp_path, "", CYCLE)
+    fresh()
+    got = {name: len(found(tmp_path / "app" / "sub" / f"{name}.py")) for name in order}
+    assert got == {"use_a": 0, "use_b": 1}
+
+
+def test_a_changed_module_read_through_another_is_read_again(tmp_path):
+    """``make`` returns what another module's ``g`` returns: when that module changes, the
+    remembered answer for ``make`` is not used."""
+    user_py = project(tmp_path, "from ..a import make\nt = torch.tensor(make(3))\n", {
+        "app/a.py": "import torch\nfrom .b import g\n\n\ndef make(n):  # a torch tensor\n    return g(n)\n",
+        "app/b.py": "import torch\n\n\ndef g(n):\n    return torch.zeros(n)\n"})
+    assert len(found(user_py)) == 1
+    (tmp_path / "app" / "b.py").write_text("import torch\n\n\ndef g(n):\n    return [torch.zeros(n)]\n")
+    assert found(user_py) == []
+    (tmp_path / "app" / "b.py").write_text("import torch\n\n\ndef g(n):\n    return torch.ones(n)\n")
+    assert len(found(user_py)) == 1
+
+
+def test_order_of_files_does_not_change_the_answers(tmp_path):
+    files = dict(CYCLE, **{"app/sub/use_h.py": "import torch\nfrom ..helpers import make, sometimes\n"
+                                               "t = torch.tensor(make(3)), torch.tensor(sometimes(3))\n"})
+    project(tmp_path, "", files)
+    names = ["use_a", "use_b", "use_h"]
+    runs = []
+    for order in (names, names[::-1], names[1:] + names[:1]):
+        fresh()
+        runs.append({n: found(tmp_path / "app" / "sub" / f"{n}.py") for n in order})
+    assert runs[0] == runs[1] == runs[2]
+    assert len(runs[0]["use_h"]) == 1
+
+
+def test_the_quick_dynamic_test_is_the_pattern():
+    """``project._dynamic`` splits ``summaries._RETURN_DYNAMIC_RE``; they must stay one."""
+    from flake8_torchcopy.analysis import project as p
+    from flake8_torchcopy.analysis.summaries import _RETURN_DYNAMIC_RE
+
+    assert "|".join(part.pattern for _, part in p._DYNAMIC_PARTS) == _RETURN_DYNAMIC_RE.pattern
+    for text in ("exec(x)", "a.exec(x)", "import sys\nsys .\n modules", "from x import modules",
+                 "vars()", "varsity", "d.__dict__", "import importlib", "x = 1\n", HELPER):
+        assert p._dynamic(text) == bool(_RETURN_DYNAMIC_RE.search(text)), text

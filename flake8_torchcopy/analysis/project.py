@@ -32,7 +32,8 @@ from __future__ import annotations
 import ast
 import os
 import re
-from typing import Dict, Optional, Set, Tuple
+from collections import OrderedDict
+from typing import Dict, List, Optional, Set, Tuple
 
 from .returns import _RETURN_DYNAMIC_RE, ModuleNames, bound_once, returns_tensor
 from .values import OTHER_MODULE, TENSOR, Value
@@ -44,23 +45,23 @@ _Key = Tuple[str, str]  # (root directory, dotted module name)
 
 
 class _Module:
-    """A module file of the project, parsed: its tree, its bindings, the names its
-    ``from`` imports and ``def`` statements bind at module level, and a resolver of the
-    torch names its functions use."""
+    """A module file of the project, parsed once per version: its bindings, the names its
+    ``from`` imports and ``def`` statements bind at module level, and which of its functions
+    may return a tensor.  The tree is not kept (a process holding many trees pays for them
+    in every garbage collection): a function is decided when first asked about
+    (:func:`_tensor_def`), on a tree parsed again from the kept text (:func:`_live`)."""
 
-    def __init__(self, path: str, source: str, tree: ast.Module) -> None:
+    def __init__(self, path: str, key: Tuple[int, int], source: str, tree: ast.Module) -> None:
         self.path = path
+        self.key = key
         self.source = source
-        self.tree = tree
-        self._walker = None  # the module walked for its functions' returns, when first asked
-        self._lines: Optional[list] = None
         self.names = ModuleNames(tree, source)
-        self.defs: Dict[str, ast.AST] = {}
+        defs: Dict[str, ast.AST] = {}
         self.from_imports: Dict[str, Tuple[int, Optional[str], str]] = {}  # name -> (level, module, name)
         self.imports: Dict[str, str] = {}  # name -> qualname, for `import x` / `import x.y as z`
         for node in _module_statements(tree):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                self.defs[node.name] = node
+                defs[node.name] = node
             elif isinstance(node, ast.ImportFrom):
                 for a in node.names:
                     if a.name != "*":
@@ -69,23 +70,30 @@ class _Module:
                 for a in node.names:
                     bound = a.asname or a.name.split(".")[0]
                     self.imports[bound] = a.name if a.asname else a.name.split(".")[0]
-        self.def_names = set(self.defs)
-        # decided now, for every function that may be asked about; the tree is then let go
-        # (a process holding many trees pays for them in every garbage collection)
-        self.tensor_defs = {name for name, func in self.defs.items() if self._returns_tensor(name, func)}
-        self.tree = self.source = self._walker = None  # type: ignore[assignment]
-        self.defs = {}
+        self.def_names = set(defs)
+        # the functions worth deciding (the cheap tests, on the tree at hand): the others are no
+        self.candidates: Set[str] = set()
+        lines: Optional[List[str]] = None
+        for name, func in defs.items():
+            if not isinstance(func, ast.FunctionDef) or func.decorator_list \
+                    or not isinstance(func.body[-1], ast.Return) or not bound_once(name, self.names):
+                continue
+            if lines is None:
+                lines = source.splitlines()
+            text = "\n".join(lines[func.lineno - 1:func.end_lineno])  # type: ignore[attr-defined]
+            if ("torch" in text or "Tensor" in text) and ("yield" not in text or _structure_returns(func)):
+                self.candidates.add(name)
+        # name -> (answer, {path: version} of the modules the answer read, height of its chain)
+        self.decided: Dict[str, Tuple[bool, Dict[str, Optional[Tuple[int, int]]], int]] = {}
 
-    def _returns_tensor(self, name: str, func: ast.AST) -> bool:
-        if not bound_once(name, self.names) or not _structure_returns(func):
+    def decide(self, name: str) -> bool:
+        """Does every return of the candidate ``name`` make a tensor?  (Called by
+        :func:`_tensor_def`, in this module's frame.)"""
+        live = _live(self)
+        func = live.defs.get(name)
+        if func is None:
             return False
-        lines = self._lines
-        if lines is None:
-            lines = self._lines = self.source.splitlines()
-        text = "\n".join(lines[func.lineno - 1:func.end_lineno])  # type: ignore[attr-defined]
-        if "torch" not in text and "Tensor" not in text:
-            return False
-        return returns_tensor(func, self.qualname_in(func), self.tree) or self.walked_returns(func)
+        return returns_tensor(func, self.qualname_in(func), live.tree) or self.walked_returns(live, func)
 
     def qualname_in(self, func: ast.AST):
         """A resolver of dotted names in ``func``'s body: a name the module binds once by an
@@ -110,15 +118,136 @@ class _Module:
 
         return qualname
 
-
-    def walked_returns(self, func: ast.AST) -> bool:
+    def walked_returns(self, live: "_Live", func: ast.AST) -> bool:
         """Does the data-flow analysis (the walker the rules use) prove every value ``func``
-        returns a tensor, with its parameters unknown?  The module body is walked once (the
-        environment functions see); then ``func`` alone.  Its calls of functions of other
-        modules are followed (:data:`_BUILDING` guards the chain)."""
-        if self._walker is None:
-            self._walker = _ReturnWalker.of(self)
-        return self._walker.returns_tensor(func)
+        returns a tensor, with its parameters unknown?  The module body is walked once per
+        live tree (the environment functions see); then ``func`` alone.  Its calls of
+        functions of other modules are followed (:func:`_tensor_def` guards the chain)."""
+        frame = _STACK[-1]
+        if live.walker is not None and not _valid(live.reads, live.height, len(_STACK) - 1, self.path):
+            live.walker = None  # what it remembers was read under another chain: walked afresh
+        if live.walker is None:
+            body = _Frame(self)
+            _STACK[-1] = body
+            try:
+                live.walker = _ReturnWalker.of(self, live.tree)
+            finally:
+                _STACK[-1] = frame
+            live.reads, live.height = body.reads, body.height
+        frame.reads.update(live.reads)
+        frame.height = max(frame.height, live.height)
+        cuts = _CUTS[0]
+        walker = live.walker
+        out = walker.returns_tensor(func)
+        if _CUTS[0] != cuts:
+            live.walker = None  # it may remember what a cut left unknown
+        else:
+            # what the walker remembers from this walk, later walks may use: they read it too
+            live.reads.update(frame.reads)
+            live.height = max(live.height, frame.height)
+        return out
+
+
+class _Live:
+    """A module's tree, parsed again from its kept text, its defs and its walker."""
+
+    __slots__ = ("tree", "defs", "walker", "reads", "height")
+
+    def __init__(self, module: _Module, tree: Optional[ast.Module] = None) -> None:
+        self.tree = ast.parse(module.source, module.path) if tree is None else tree
+        self.defs: Dict[str, ast.AST] = {}
+        for node in _module_statements(self.tree):
+            if isinstance(node, ast.FunctionDef) and node.name in module.candidates:
+                self.defs[node.name] = node
+        self.walker = None
+        self.reads: Dict[str, Optional[Tuple[int, int]]] = {}
+        self.height = 1
+
+
+#: how many modules' trees (and walkers) are kept between questions
+LIVE_TREES = 2
+_LIVE: "OrderedDict[_Module, _Live]" = OrderedDict()
+
+
+def _live(module: _Module, tree: Optional[ast.Module] = None) -> _Live:
+    """The live tree of ``module`` (``tree``: the one just parsed, kept rather than parsed
+    again when a function of the module is first decided, as it mostly is next)."""
+    live = _LIVE.get(module)
+    if live is None:
+        live = _LIVE[module] = _Live(module, tree)
+        while len(_LIVE) > LIVE_TREES:
+            _LIVE.popitem(last=False)
+    else:
+        _LIVE.move_to_end(module)
+    return live
+
+
+class _Frame:
+    """A function being decided: the modules (path -> version) its answer read, and the
+    longest chain of decisions it opened (itself included)."""
+
+    __slots__ = ("reads", "height")
+
+    def __init__(self, module: _Module) -> None:
+        self.reads: Dict[str, Optional[Tuple[int, int]]] = {module.path: module.key}
+        self.height = 1
+
+
+_STACK: List[_Frame] = []  # the functions being decided, outermost first
+_BUILDING: Set[str] = set()  # the paths of their modules
+
+
+def _valid(reads: Dict[str, Optional[Tuple[int, int]]], height: int, depth: int, own: Optional[str] = None) -> bool:
+    """Would deciding afresh, ``depth`` decisions deep, read the same: no module it read is
+    being decided now (that would be a cut), the chain fits under :data:`MAX_DEPTH`, and
+    no module it read changed on disk?"""
+    if depth + height > MAX_DEPTH:
+        return False
+    for path, key in reads.items():
+        if path != own and path in _BUILDING or _stat_key(path) != key:
+            return False
+    return True
+
+
+def _tensor_def(module: _Module, name: str) -> bool:
+    """Does ``module``'s function ``name`` return a tensor on every path?  Decided when
+    first asked, and remembered with what it read: a remembered answer is used only where
+    deciding afresh would read the same (:func:`_valid`), so answers do not depend on the
+    order of the questions.  A module whose function is being decided is not entered again
+    (a cycle), nor one more than :data:`MAX_DEPTH` decisions deep: the answer is no, and
+    neither it nor any answer that rests on it is remembered."""
+    if name not in module.candidates:
+        return False
+    hit = module.decided.get(name)
+    if hit is not None and _valid(hit[1], hit[2], len(_STACK)):
+        _note(hit[1], hit[2])
+        return hit[0]
+    if module.path in _BUILDING or len(_STACK) >= MAX_DEPTH:
+        _CUTS[0] += 1  # a cycle of calls across modules, or too long a chain
+        return False
+    frame = _Frame(module)
+    _STACK.append(frame)
+    _BUILDING.add(module.path)
+    cuts = _CUTS[0]
+    try:
+        answer = module.decide(name)
+    except (RecursionError, MemoryError, SyntaxError, ValueError):
+        answer = False
+    finally:
+        _STACK.pop()
+        _BUILDING.discard(module.path)
+    if _CUTS[0] == cuts:
+        module.decided[name] = (answer, frame.reads, frame.height)
+    _note(frame.reads, frame.height)
+    return answer
+
+
+def _note(reads: Dict[str, Optional[Tuple[int, int]]], height: int) -> None:
+    """The decision being made rests on an answer that read ``reads``."""
+    if _STACK:
+        frame = _STACK[-1]
+        frame.reads.update(reads)
+        frame.height = max(frame.height, height + 1)
 
 
 def _structure_returns(func: ast.AST) -> bool:
@@ -150,10 +279,10 @@ def _return_walker_class():
 
     class ReturnWalker(FlowWalker):
         @classmethod
-        def of(cls, module: "_Module"):
+        def of(cls, module: "_Module", tree: ast.Module):
             from ..engine import DEFAULT_OPTIONS
 
-            w = cls(module.source, module.tree, [], DEFAULT_OPTIONS)
+            w = cls(module.source, tree, [], DEFAULT_OPTIONS)
             w.path = module.path
             w.target = None
             w.returned = []
@@ -199,8 +328,8 @@ def _return_walker_class():
 
 class _ReturnWalker:
     @staticmethod
-    def of(module: "_Module"):
-        return _return_walker_class().of(module)
+    def of(module: "_Module", tree: ast.Module):
+        return _return_walker_class().of(module, tree)
 
 
 def _module_statements(tree: ast.AST):
@@ -244,7 +373,8 @@ def _locals(func: ast.AST) -> Set[str]:
 
 # ------------------------------------------------------------------ the disk, cached per process
 _PARSED: Dict[str, Tuple[Tuple[int, int], Optional[_Module]]] = {}
-_ANSWERS: Dict[Tuple[str, Tuple[int, int], str], bool] = {}
+# (path, version, name) -> (where it is defined, how many modules were looked in to find it)
+_RESOLVED: Dict[Tuple[str, Optional[Tuple[int, int]], str], Tuple[Optional[Tuple[str, str]], int]] = {}
 _PACKAGES: Dict[str, Optional[Tuple[str, str]]] = {}  # directory -> (root, its dotted name)
 
 
@@ -279,56 +409,83 @@ def _text(path: str) -> Optional[str]:
 
 def _module(path: str) -> Optional[_Module]:
     """The module file at ``path``, parsed once per version of it (None: unreadable,
-    not Python, or no file)."""
+    not Python, or no file).  Nothing is decided here (:func:`_tensor_def`)."""
     key = _stat_key(path)
     if key is None:
         return None
     cached = _PARSED.get(path)
     if cached is not None and cached[0] == key:
         return cached[1]
-    if path in _BUILDING or len(_BUILDING) >= MAX_DEPTH:
-        _CUTS[0] += 1  # a cycle of calls across modules, or too long a chain
-        return None
     source = _text(path)
     module: Optional[_Module] = None
-    cuts = _CUTS[0]
     if source is not None:
-        _BUILDING.add(path)
         try:
-            module = _Module(path, source, ast.parse(source, path))
+            tree = ast.parse(source, path)
+            module = _Module(path, key, source, tree)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             module = None
-        finally:
-            _BUILDING.discard(path)
-    if _CUTS[0] == cuts:  # else it depends on where it was asked from: built again next time
-        _PARSED[path] = (key, module)
+        else:
+            if module.candidates:
+                _live(module, tree)
+    _PARSED[path] = (key, module)
     return module
-
-
-_BUILDING: Set[str] = set()  # modules being summarised (their functions' calls followed)
 
 
 _IMPORT_TEXT = re.compile(r"\bimport\b(?:\s*\([^)]*\)|(?:\\\n|[^\n])*)")
 
 
-_IMPORTED: Dict[str, Tuple[str, Set[str]]] = {}  # path -> (its text, the words of its imports)
+#: path -> (its text, the names its ``def`` statements bind at any depth, the words of its
+#: imports, whether it holds a form that may bind names unseen: None until needed)
+_WORDS: Dict[str, List] = {}
+_DEF_TEXT = re.compile(r"^[ \t]*def[ \t]+(\w+)[ \t]*\(", re.M)
 
 
 def _may_bind(path: str, text: str, name: str) -> bool:
     """A quick test of the text, before it is parsed: can the module bind ``name`` by a
     ``def`` whose text mentions ``torch`` or ``Tensor``, or re-export it by an import?
-    (No: the answer is no, and the file is not parsed.)"""
+    (No: the answer is no, and the file is not parsed.)  The names of ``def`` statements
+    and the words of imports are found once per text; a ``def`` of the name is read only
+    where there is one.  A text that :data:`~.summaries._RETURN_DYNAMIC_RE` matches binds
+    no name once (:func:`~.summaries.bound_once`: the parse would say no to every name)."""
+    known = _WORDS.get(path)
+    if known is None or known[0] is not text:
+        defs = set(_DEF_TEXT.findall(text))
+        words = {w for m in _IMPORT_TEXT.finditer(text) for w in re.findall(r"\w+", m.group(0))}
+        known = _WORDS[path] = [text, defs, words, None]
+    if not _binds(text, name, known[1]) and name not in known[2]:
+        return False
+    if known[3] is None:
+        known[3] = _dynamic(text)
+    return not known[3]
+
+
+#: :data:`~.summaries._RETURN_DYNAMIC_RE`, one alternative at a time, each after the words
+#: it cannot match without (a substring test is much cheaper than the whole pattern)
+_DYNAMIC_PARTS = tuple((words, re.compile(part)) for words, part in (
+    (("exec", "eval"), r"(?<![.\w])(?:exec|eval)\b"), (("globals",), r"\bglobals\b"),
+    (("locals",), r"\blocals\b"), (("vars",), r"\bvars\b"), (("builtins",), r"\bbuiltins\b"),
+    (("__builtins__",), r"__builtins__"), (("__import__",), r"__import__"),
+    (("import_module",), r"import_module"), (("importlib",), r"\bimportlib\b"),
+    (("modules",), r"sys\s*\.\s*modules"), (("modules",), r"\bimport\b[^\n]*\bmodules\b"),
+    (("__dict__",), r"__dict__")))
+
+
+def _dynamic(text: str) -> bool:
+    """``bool(_RETURN_DYNAMIC_RE.search(text))``, faster."""
+    return any(any(w in text for w in words) and part.search(text) for words, part in _DYNAMIC_PARTS)
+
+
+def _binds(text: str, name: str, defs: Set[str]) -> bool:
+    """Does the text hold a ``def name(`` whose text mentions ``torch`` or ``Tensor``?"""
+    if name not in defs:
+        return False
     for m in re.finditer(r"^([ \t]*)def[ \t]+" + re.escape(name) + r"[ \t]*\(", text, re.M):
         indent = len(m.group(1))
         end = re.compile(r"^[ \t]{0,%d}[^ \t\n#)\]]" % indent, re.M).search(text, m.end())
         body = text[m.start():end.start() if end else len(text)]
         if "torch" in body or "Tensor" in body:
             return True
-    known = _IMPORTED.get(path)
-    if known is None or known[0] is not text:
-        words = {w for m in _IMPORT_TEXT.finditer(text) for w in re.findall(r"\w+", m.group(0))}
-        known = _IMPORTED[path] = (text, words)
-    return name in known[1]
+    return False
 
 
 def _may_rebind(text: str, name: str) -> bool:
@@ -439,6 +596,8 @@ def _leaves(init: str, package: str, name: str) -> bool:
     text = _text(init)
     if text is not None and not _may_rebind(text, name):
         return True  # the word is nowhere in it: not parsed
+    if text is not None and _dynamic(text):
+        return False  # it may bind names unseen (what the parse would say): not parsed
     m = _module(init)
     if m is None or m.names.star or m.names.dynamic:
         return False
@@ -450,30 +609,45 @@ def _leaves(init: str, package: str, name: str) -> bool:
 def _returns(root: str, module: str, name: str, depth: int, seen: Set[Tuple[str, str]]) -> bool:
     """Is ``module.name`` (module under ``root``) a function whose every return is a torch
     constructor, following re-exports ``depth`` modules deep?"""
+    found = _defining(root, module, name, depth, seen)[0]
+    if found is None:
+        return False
+    m = _module(found[0])
+    return m is not None and _tensor_def(m, found[1])
+
+
+def _defining(root: str, module: str, name: str, depth: int,
+              seen: Set[Tuple[str, str]]) -> Tuple[Optional[Tuple[str, str]], int]:
+    """Where ``module.name`` is defined by a ``def`` that may return a tensor (the file and
+    the function's name there; None where it is not, or may be something else), following
+    re-exports ``depth`` modules deep, and in how many modules it was looked for."""
     if depth <= 0 or (module, name) in seen:
         _CUTS[0] += 1
-        return False
+        return None, 1
     seen.add((module, name))
     path = _file_of(root, module)
     if path is None:
-        return False
+        return None, 1
     key = (path, _stat_key(path), name)
-    if key in _ANSWERS:
-        return _ANSWERS[key]  # type: ignore[index]
+    hit = _RESOLVED.get(key)
+    if hit is not None and hit[1] <= depth:  # found in as many modules as are left to look in
+        return hit
     text = _text(path)
     if text is None or not _may_bind(path, text, name):
-        _ANSWERS[key] = False  # type: ignore[index]
-        return False  # the text alone says no: the file is not parsed
+        _RESOLVED[key] = (None, 1)
+        return None, 1  # the text alone says no: the file is not parsed
     cuts = _CUTS[0]
     m = _module(path)
-    answer = False
-    is_package = os.path.basename(path) == "__init__.py"  # type: ignore[arg-type]
+    found: Optional[Tuple[str, str]] = None
+    hops = 1
+    is_package = os.path.basename(path) == "__init__.py"
     if m is None or not bound_once(name, m.names):
         pass
     elif name in m.def_names:
         # a submodule of the same name may replace the function in the package's namespace
         shadowed = is_package and _file_of(root, f"{module}.{name}") is not None
-        answer = not shadowed and name in m.tensor_defs
+        if not shadowed and name in m.candidates:
+            found = (path, name)
     elif name in m.from_imports:
         level, source, real = m.from_imports[name]
         origin = Project.__new__(Project)
@@ -481,10 +655,11 @@ def _returns(root: str, module: str, name: str, depth: int, seen: Set[Tuple[str,
         origin.package = module if is_package else module.rpartition(".")[0] or None
         target = origin.absolute(level, source)
         if target is not None and target.split(".")[0] == module.split(".")[0]:
-            answer = _returns(root, target, real, depth - 1, seen)
-    if _CUTS[0] == cuts:  # an answer cut short by a cycle or the depth depends on where it was asked
-        _ANSWERS[key] = answer  # type: ignore[index]
-    return answer
+            found, below = _defining(root, target, real, depth - 1, seen)
+            hops += below
+    if _CUTS[0] == cuts:  # a re-export cycle, or too long a chain: not remembered
+        _RESOLVED[key] = (found, hops)
+    return found, hops
 
 
 _PROJECTS: Dict[str, Project] = {}
