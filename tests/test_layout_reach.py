@@ -5,6 +5,7 @@ import random
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 from test_layout_rules import c, dense_tensor, random_operands
@@ -173,22 +174,9 @@ def test_aligned_legal_never_claims_a_view_that_raises():
 
 # ----------------------------------------------------------------------- end to end
 
-TOPK = textwrap.dedent("""\
-    import torch
-
-    def accuracy(output, target, topk=(1,)):
-        with torch.no_grad():
-            maxk = max(topk)
-            batch_size = target.size(0)
-            _, pred = output.topk(maxk, 1, True, True)
-            pred = pred.t()
-            correct = pred.eq(target.view(1, -1).expand_as(pred))
-            res = []
-            for k in topk:
-                correct_k = correct[:k].view(-1).float().sum(0, keepdim=True)
-                res.append(correct_k.mul_(100.0 / batch_size))
-            return res
-    """)
+# the bundled example: PyTorch's ImageNet top-k accuracy helper
+TOPK = (Path(__file__).resolve().parent.parent / "examples" / "metrics.py").read_text(encoding="utf-8")
+TOPK_VIEW_LINE = next(i for i, line in enumerate(TOPK.splitlines(), 1) if "correct[:k].view(-1)" in line)
 
 
 def _trc201(src):
@@ -197,7 +185,7 @@ def _trc201(src):
 
 def test_topk_accuracy_helper_is_reported_and_raises_as_claimed():
     found = _trc201(TOPK)
-    assert [f.line for f in found] == [12]
+    assert [f.line for f in found] == [TOPK_VIEW_LINE]
     message = found[0].message
     assert "correct[:k].size(0) == 1" in message and "pred.size(0) == 1" in message
     program = TOPK + textwrap.dedent("""
