@@ -298,9 +298,9 @@ def test_order_of_files_does_not_change_the_answers(tmp_path):
 
 
 def test_the_quick_dynamic_test_is_the_pattern():
-    """``project._dynamic`` splits ``summaries._RETURN_DYNAMIC_RE``; they must stay one."""
+    """``project._dynamic`` splits ``returns._RETURN_DYNAMIC_RE``; they must stay one."""
     from flake8_torchcopy.analysis import project as p
-    from flake8_torchcopy.analysis.summaries import _RETURN_DYNAMIC_RE
+    from flake8_torchcopy.analysis.returns import _RETURN_DYNAMIC_RE
 
     assert "|".join(part.pattern for _, part in p._DYNAMIC_PARTS) == _RETURN_DYNAMIC_RE.pattern
     for text in ("exec(x)", "a.exec(x)", "import sys\nsys .\n modules", "from x import modules",

@@ -5,7 +5,7 @@ A call of a function the linted file imports from its own package (``from .utils
 make``, ``from ..ops.boxes import make``, ``from toppkg.utils import make``, ``import
 toppkg.utils as u; u.make()``) is a tensor when the function's module, found on disk,
 defines it once and every ``return`` of it is a torch constructor
-(:func:`.summaries.returns_tensor`, with that module's own imports).  A name the module
+(:func:`.returns.returns_tensor`, with that module's own imports).  A name the module
 re-exports (``from .impl import make`` in an ``__init__.py``) is followed to where it is
 defined, at most :data:`MAX_DEPTH` modules away, never around a cycle.
 
@@ -14,7 +14,7 @@ it that hold an ``__init__.py``; the directory above the topmost is the root tha
 imports of that top package resolve from.  Everything else is unknown: a file outside a
 package, an import of another top-level package (a same-named module elsewhere is never
 taken for it), a namespace package, a module that fails to read or parse, a name the module
-binds more than once or may bind unseen (:func:`.summaries.bound_once`: a star import,
+binds more than once or may bind unseen (:func:`.returns.bound_once`: a star import,
 ``exec``, ``globals()``, ``sys.modules``...), a name bound by anything but a ``def`` or a
 ``from`` import, a package ``__init__`` that binds the name of the submodule a dotted name
 goes through, a function a submodule of the same name may shadow.
@@ -445,8 +445,8 @@ def _may_bind(path: str, text: str, name: str) -> bool:
     ``def`` whose text mentions ``torch`` or ``Tensor``, or re-export it by an import?
     (No: the answer is no, and the file is not parsed.)  The names of ``def`` statements
     and the words of imports are found once per text; a ``def`` of the name is read only
-    where there is one.  A text that :data:`~.summaries._RETURN_DYNAMIC_RE` matches binds
-    no name once (:func:`~.summaries.bound_once`: the parse would say no to every name)."""
+    where there is one.  A text that :data:`~.returns._RETURN_DYNAMIC_RE` matches binds
+    no name once (:func:`~.returns.bound_once`: the parse would say no to every name)."""
     known = _WORDS.get(path)
     if known is None or known[0] is not text:
         defs = set(_DEF_TEXT.findall(text))
@@ -459,7 +459,7 @@ def _may_bind(path: str, text: str, name: str) -> bool:
     return not known[3]
 
 
-#: :data:`~.summaries._RETURN_DYNAMIC_RE`, one alternative at a time, each after the words
+#: :data:`~.returns._RETURN_DYNAMIC_RE`, one alternative at a time, each after the words
 #: it cannot match without (a substring test is much cheaper than the whole pattern)
 _DYNAMIC_PARTS = tuple((words, re.compile(part)) for words, part in (
     (("exec", "eval"), r"(?<![.\w])(?:exec|eval)\b"), (("globals",), r"\bglobals\b"),
