@@ -49,6 +49,10 @@ _ENCODING_MEMBERS = frozenset(
     "word_to_chars char_to_word token_to_sequence copy update pop setdefault clear fromkeys popitem".split())
 
 
+#: the names this module knows start so
+_PREFIXES = ("transformers", "torch.utils.data.")
+
+
 def _pt(node: ast.Call) -> bool:
     return any(k.arg == "return_tensors" and isinstance(k.value, ast.Constant)
                and k.value.value == "pt" for k in node.keywords)
@@ -61,6 +65,8 @@ def _encoding() -> Value:
 def call(q: str, node: ast.Call, value_of: Optional[Callable[[ast.AST], Value]] = None) -> Optional[Value]:
     """What a call of qualified name ``q`` returns, when this module knows it (``value_of``:
     the values the evaluator found for the call's arguments)."""
+    if not q.startswith(_PREFIXES):
+        return None  # asked of every qualified call (torch.* above all): one prefix test
     if value_of is not None and (q in _DATASETS or q in _LOADERS):
         return _data(q, node, value_of)
     if _LOADER.match(q) and not any(k.arg == "trust_remote_code" or k.arg is None

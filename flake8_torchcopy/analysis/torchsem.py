@@ -331,6 +331,11 @@ TUPLE_FUNCTIONS = {
 }
 
 
+# the last part of every name above: a call whose callee ends otherwise is none of them
+_TUPLE_LAST_NAMES = frozenset(
+    n.rsplit(".", 1)[-1] for n in (*TUPLE_METHODS, *TUPLE_METHODS_WITH_DIM, *TUPLE_FUNCTIONS))
+
+
 class TupleShape(NamedTuple):
     """A call that returns a tuple of tensors: how many, whether they are contiguous, and
     whether it is a ``torch.<name>`` function (a tensor whatever its arguments)."""
@@ -344,6 +349,9 @@ class TupleShape(NamedTuple):
 def tuple_shape(ev, node: ast.Call) -> Optional[TupleShape]:
     """The tuple of tensors ``node`` returns, when it is a call of the tables above."""
     func = node.func
+    last = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
+    if last not in _TUPLE_LAST_NAMES:
+        return None  # every call is asked: the qualified name is built only for these few
     q = ev.static_qualname(func)
     if q is not None and q.startswith("torch."):
         name, first = q[6:], 1  # torch.max(x, 1): the dim comes after the tensor
