@@ -1,28 +1,55 @@
 """The runner: walks a module with the rules and turns their reports into findings.
 
-The analysis (:mod:`flake8_torchcopy.analysis`) knows no :class:`~.finding.Finding`: it
-reports to a :class:`~flake8_torchcopy.analysis.sink.Sink`.  :func:`run_rules` is the
-sink's owner: it builds one finding per position and code, drops those of a function
-walked again (and tells a rule that keeps what it saw, the verifier's probe), and owns
-the unsafe policy of the rounds: where the later rounds seeded a public function's
-parameters from its calls in this module, a finding those rounds changed rests on calls
-not all seen (callers in other modules), so its fix is unsafe.
+The analysis (:mod:`flake8_torchcopy.analysis`) knows no rule and no
+:class:`~.finding.Finding`: its walker calls the hooks of a
+:class:`~flake8_torchcopy.analysis.visitor.Visitor` and reports to a
+:class:`~flake8_torchcopy.analysis.sink.Sink`.  :func:`run_rules` implements both: it
+dispatches each node to the rules registered for its class (and gives the walker the
+rules' function triggers, its cheap pre-check), builds one finding per position and
+code, drops those of a function walked again (and tells each :class:`Recorder`, such as
+the verifier's probe), and owns the unsafe policy of the rounds: where the later rounds
+seeded a public function's parameters from its calls in this module, a finding those
+rounds changed rests on calls not all seen (callers in other modules), so its fix is
+unsafe.
 """
 from __future__ import annotations
 
 import ast
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Protocol, Sequence, Tuple
 
 from .analysis.flow import ModuleWalk
 from .analysis.sink import Span
+from .analysis.visitor import NodeHook
 from .finding import Finding, unsafe
+
+
+class Recorder(Protocol):
+    """What keeps what it saw during a walk (the verifier's probe, a pseudo-rule): told when
+    lines are walked again, since what it saw there is replaced."""
+
+    def forget(self, first: int, last: int) -> None:
+        """Lines ``first..last`` are walked again."""
+
+
+class _Dispatch:
+    """The :class:`~flake8_torchcopy.analysis.visitor.Visitor` of a run: each node to the
+    ``check`` of the rules registered for its class, in the rules' order."""
+
+    def __init__(self, rules: Sequence) -> None:
+        checks: Dict[type, List[NodeHook]] = {}
+        for rule in rules:
+            for t in rule.node_types:
+                checks.setdefault(t, []).append(rule.check)
+        self.hooks: Mapping[type, Sequence[NodeHook]] = {t: tuple(found) for t, found in checks.items()}
+        self.function_triggers: Sequence[Sequence[str]] = [
+            g for r in rules for g in (r.function_triggers or r.triggers)]
 
 
 class _Findings:
     """The :class:`~flake8_torchcopy.analysis.sink.Sink` of a run: findings by position."""
 
-    def __init__(self, rules: Sequence) -> None:
-        self.rules = rules
+    def __init__(self, recorders: Sequence[Recorder]) -> None:
+        self.recorders = recorders
         self.findings: Dict[Tuple[int, int, str], Finding] = {}
 
     def report(self, code: str, message: str, span: Span, fix: Any, stmt_lines: Tuple[int, int]) -> None:
@@ -32,17 +59,16 @@ class _Findings:
 
     def forget(self, first: int, last: int) -> None:
         self.findings = {k: f for k, f in self.findings.items() if not first <= f.line <= last}
-        for rule in self.rules:  # a rule that keeps what it saw (the verifier's probe)
-            forget = getattr(rule, "forget", None)
-            if forget is not None:
-                forget(first, last)
+        for recorder in self.recorders:
+            recorder.forget(first, last)
 
 
 def run_rules(source: str, tree: ast.AST, rules: Sequence, options,
-              path: Optional[str] = None) -> List[Finding]:
-    """The findings of ``rules`` in the module (unsorted), over every round of the walk."""
-    sink = _Findings(rules)
-    walk = ModuleWalk(source, tree, rules, options, sink, path)
+              path: Optional[str] = None, recorders: Sequence[Recorder] = ()) -> List[Finding]:
+    """The findings of ``rules`` in the module (unsorted), over every round of the walk;
+    ``recorders`` are told which lines each later round walks again."""
+    sink = _Findings(recorders)
+    walk = ModuleWalk(source, tree, _Dispatch(rules), options, sink, path)
     walk.first_round()
     first = dict(sink.findings)
     walk.more_rounds()

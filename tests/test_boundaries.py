@@ -2,7 +2,8 @@
 
 A rule module imports nothing of the package but ``context`` (by duck typing: the ``ctx``
 argument), ``finding`` (what a fix is), ``base`` and ``_common``; the analysis imports no
-rule and builds no finding.  Read from the source, so a new import that crosses a boundary fails here."""
+rule, calls none (its walker calls a visitor's hooks) and builds no finding.  Read from the
+source, so a new import that crosses a boundary fails here."""
 import ast
 from pathlib import Path
 
@@ -51,6 +52,53 @@ def test_the_analysis_builds_no_finding():
     the analysis reports to a sink (:mod:`flake8_torchcopy.analysis.sink`)."""
     for path in sorted((PACKAGE / "analysis").glob("*.py")):
         assert not [m for m in _package_imports(path) if m == "finding"], path.name
+
+
+#: what only a rule object has: the analysis reads none of it (a walker calls its visitor's hooks)
+RULE_ATTRIBUTES = {"check", "node_types", "triggers"}
+RULE_NAMES = {"rule", "rules"}
+
+
+def _rule_uses(text: str):
+    """Where the code handles rule objects: a parameter or name ``rule``/``rules``, or a read
+    of an attribute only rules have (``.check``, ``.node_types``, ``.triggers``)."""
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.arg) and node.arg in RULE_NAMES:
+            yield f"parameter {node.arg!r} (line {node.lineno})"
+        elif isinstance(node, ast.Name) and node.id in RULE_NAMES:
+            yield f"name {node.id!r} (line {node.lineno})"
+        elif isinstance(node, ast.Attribute) and node.attr in RULE_ATTRIBUTES:
+            yield f".{node.attr} (line {node.lineno})"
+
+
+def test_the_analysis_calls_no_rule():
+    """Dispatch to the rules is the engine's (:mod:`flake8_torchcopy.runner`): the walker
+    passes each node to the hook of a :class:`~flake8_torchcopy.analysis.visitor.Visitor`
+    and takes no rules."""
+    offenders = {}
+    for path in sorted((PACKAGE / "analysis").glob("*.py")):
+        found = list(_rule_uses(path.read_text(encoding="utf-8")))
+        if found:
+            offenders[path.name] = found
+    assert not offenders, offenders
+
+
+def test_the_rule_use_reader_sees_dispatch():
+    """The check above can fail: the dispatch the walker once did is flagged."""
+    old = (
+        "class Evaluator:\n"
+        "    def __init__(self, source, rules):\n"
+        "        for rule in rules:\n"
+        "            for t in rule.node_types:\n"
+        "                self.dispatch.setdefault(t, []).append(rule)\n"
+        "    def ev(self, node):\n"
+        "        for r in self.dispatch.get(type(node), ()):\n"
+        "            r.check(node, self.ctx)\n"
+    )
+    found = list(_rule_uses(old))
+    assert "parameter 'rules' (line 2)" in found
+    assert ".node_types (line 4)" in found and ".check (line 8)" in found
+    assert not list(_rule_uses("def ev(self, node):\n    self.hooks.get(type(node))(node, self.ctx)\n"))
 
 
 def test_the_import_reader_sees_imports():

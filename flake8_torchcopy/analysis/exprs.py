@@ -1,9 +1,10 @@
 """Expression evaluation: the value of each expression node, given the names' values.
 
 :class:`Evaluator` holds the environment of the scope being walked and evaluates
-expressions bottom-up, caching each node's :class:`~.values.Value` for the rules
-and calling the rules registered for the node's type.  Binding (assignment
-targets, unpacking) lives here too, since ``:=`` and comprehensions bind.  What
+expressions bottom-up, caching each node's :class:`~.values.Value` and passing the
+node to the hooks a :class:`~.visitor.Visitor` gives for its class (the engine's
+dispatch to the rules).  Binding (assignment targets, unpacking, ``:=`` and
+comprehensions) is :mod:`.binding`'s mixin, size arithmetic :mod:`.sizes`'.  What
 torch calls, methods, attributes and indexing yield is in :mod:`.torchsem`;
 statements and joins are the walker's (:mod:`.flow`).
 """
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 import ast
 from collections import Counter
-from typing import Callable, Dict, List, Optional, Sequence
+from typing import TYPE_CHECKING, Callable, Dict, List, Mapping, Optional, Sequence
 
 from ..source import SourceIndex
 from . import numpyish
@@ -31,6 +32,10 @@ from .symbolic import Mono, Sym
 from .methodlayouts import const_int, dim_size, elementwise_layout, permuted_origin
 from .torchsem import TENSOR_TYPES, is_tensorish
 from .values import ANNOTATED, NOT, NOT_VALUE, SUBCLASS, TENSOR, UNKNOWN, UNKNOWN_VALUE, Env, Value, join
+from .visitor import NodeHook
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .context import Context
 
 # expressions whose tensor result may take the class of a tensor they are computed from
 _DERIVED = (ast.Call, ast.BinOp, ast.UnaryOp, ast.Subscript, ast.Attribute, ast.Compare)
@@ -44,17 +49,14 @@ def _laid_out(v: Value) -> bool:
 class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
     """Values of expressions in the current scope (``env``, with ``outer`` behind it)."""
 
-    def __init__(self, source: str, rules: Sequence) -> None:
+    def __init__(self, source: str, hooks: Mapping[type, Sequence[NodeHook]]) -> None:
         self.source = source
         self.idx = SourceIndex(source)
-        self.dispatch: Dict[type, List] = {}
-        for rule in rules:
-            for t in rule.node_types:
-                self.dispatch.setdefault(t, []).append(rule)
+        self.hooks = hooks  # node class -> what to call with each node of it (the visitor's)
         self.cache: Dict[int, Value] = {}
         self.env: Env = {}
         self.outer: Env = {}
-        self.ctx = None  # the rules' Context, set by the walker
+        self.ctx: Context  # what hooks are called with, set by the walker
         self.reporting = True
         self.evidence: List[str] = []
         self.conditional = 0  # >0 inside code a statement may not run (IfExp arms, `and`/`or`, lambdas)
@@ -143,10 +145,10 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
         if shape is not None and v.kind in (TENSOR, ANNOTATED):
             v = sem.tuple_result(shape, v)  # x.topk(k), torch.max(x, 1): (values, indices)
         self.cache[id(node)] = v
-        rules = self.dispatch.get(cls)
-        if rules and self.reporting:
-            for rule in rules:
-                rule.check(node, self.ctx)
+        hooks = self.hooks.get(cls)
+        if hooks and self.reporting:
+            for hook in hooks:
+                hook(node, self.ctx)
         return v
 
     def e_Name(self, node):

@@ -2,11 +2,12 @@
 
 :class:`FlowWalker` walks the module body, then each function body (deferred, so
 imports placed below a function still resolve) from the bindings its scope can see,
-skipping functions whose text no rule can match; the statements of each scope are
+skipping functions whose text no hook can match; the statements of each scope are
 :class:`~.statements.StatementWalker`'s, expressions :class:`~.exprs.Evaluator`'s,
-which calls the rules with a :class:`~.context.Context` and reports to a
-:class:`~.sink.Sink`.  :class:`ModuleWalk` walks again, in rounds, the functions whose
-parameters their calls in the module tell more about (:mod:`.callsites`).
+which passes each node to the hooks a :class:`~.visitor.Visitor` gives for its class,
+with a :class:`~.context.Context` whose reports go to a :class:`~.sink.Sink`.
+:class:`ModuleWalk` walks again, in rounds, the functions whose parameters their calls
+in the module tell more about (:mod:`.callsites`).
 """
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from .modulescan import (may_replace_attribute, may_set_default_device, may_stor
 from .sink import NO_SINK, Sink
 from .statements import StatementWalker
 from .values import ANNOTATED, NOT_VALUE, UNKNOWN, Env, Value
+from .visitor import Visitor
 
 Seeds = Dict[int, Dict[str, Value]]  # id(def) -> parameter -> its value on entry
 
@@ -29,13 +31,13 @@ class ModuleWalk:
     """The walk of a module, in rounds: :meth:`first_round` walks it once; then, where
     closed functions get values from their calls into their parameters (:mod:`.callsites`),
     :meth:`more_rounds` walks again, up to ``MAX_ROUNDS - 1`` times, only the functions
-    whose parameters the previous round learnt something new about.  The rules report to
-    ``sink``; what to make of the rounds' reports is the sink owner's
-    (:attr:`rests_on_public_calls`)."""
+    whose parameters the previous round learnt something new about.  ``visitor``'s hooks
+    are called with the nodes and report to ``sink``; what to make of the rounds' reports
+    is the sink owner's (:attr:`rests_on_public_calls`)."""
 
-    def __init__(self, source: str, tree: ast.AST, rules: Sequence, options, sink: Sink,
+    def __init__(self, source: str, tree: ast.AST, visitor: Visitor, options, sink: Sink,
                  path: Optional[str] = None) -> None:
-        self.walker = walker = FlowWalker(source, tree, rules, options, sink)
+        self.walker = walker = FlowWalker(source, tree, visitor, options, sink)
         walker.path = path  # its imports of its own package are followed (.project)
         walker.sites = closed_functions(tree, walker.idx, walker.may_match, public=options.public_helpers)
 
@@ -101,10 +103,10 @@ def _seed_key(params: Optional[Dict[str, Value]]):
 
 
 class FlowWalker(StatementWalker):
-    def __init__(self, source: str, tree: ast.AST, rules: Sequence, options, sink: Sink = NO_SINK) -> None:
-        super().__init__(source, rules)
+    def __init__(self, source: str, tree: ast.AST, visitor: Visitor, options, sink: Sink = NO_SINK) -> None:
+        super().__init__(source, visitor.hooks)
         self.sink = sink
-        self.triggers = self.trigger_groups(source, tree, rules)
+        self.word_groups = self.trigger_groups(source, tree, visitor.function_triggers)
         self.tree = tree
         self.options = options
         self.ctx = Context(self)
@@ -163,7 +165,8 @@ class FlowWalker(StatementWalker):
             self.walk_deferred()
 
     def add(self, code: str, node: ast.AST, message: str, fix: object) -> None:
-        """A rule's report: to the sink, with the node's span in characters."""
+        """A report (through :meth:`.Context.report`): to the sink, with the node's span in
+        characters."""
         if not self.reporting:
             return
         line = node.lineno  # type: ignore[attr-defined]
@@ -192,13 +195,13 @@ class FlowWalker(StatementWalker):
         return known
 
     @staticmethod
-    def trigger_groups(source: str, tree: ast.AST, rules: Sequence) -> List[Tuple[str, ...]]:
-        """Word groups of which one must be in a function's text for any rule to match there.
-
-        Names imported under an alias (``from torch import tensor as T``) are added as
-        groups of their own, so an aliased call still gets its function analysed.
+    def trigger_groups(source: str, tree: ast.AST, triggers: Sequence[Sequence[str]]) -> List[Tuple[str, ...]]:
+        """Word groups of which one must be in a function's text for any hook to match there:
+        the visitor's ``triggers``, and names imported under an alias
+        (``from torch import tensor as T``) as groups of their own, so an aliased call still
+        gets its function analysed.
         """
-        groups = [tuple(g) for r in rules for g in (r.function_triggers or r.triggers)]
+        groups = [tuple(g) for g in triggers]
         if " as " in source:
             for node in tree.body:  # type: ignore[attr-defined]
                 if isinstance(node, (ast.Import, ast.ImportFrom)):
@@ -206,7 +209,7 @@ class FlowWalker(StatementWalker):
         return groups
 
     def may_match(self, node: ast.AST) -> bool:
-        """Cheap text check: can any rule match inside this function?  Asked once per function."""
+        """Cheap text check: can any hook match inside this function?  Asked once per function."""
         known = self._may_match.get(id(node))
         if known is None:
             known = self._may_match[id(node)] = self._text_may_match(node)
@@ -214,7 +217,7 @@ class FlowWalker(StatementWalker):
 
     def _text_may_match(self, node: ast.AST) -> bool:
         text = self.idx.line_text(node)
-        return any(all(t in text for t in g) for g in self.triggers)
+        return any(all(t in text for t in g) for g in self.word_groups)
 
     # -------------------------------------------------------------- functions
     def function(self, func, outer: Env, jit: bool) -> None:

@@ -281,8 +281,9 @@ def _return_walker_class():
         @classmethod
         def of(cls, module: "_Module", tree: ast.Module):
             from ..engine import DEFAULT_OPTIONS
+            from .visitor import NO_VISITOR
 
-            w = cls(module.source, tree, [], DEFAULT_OPTIONS)
+            w = cls(module.source, tree, NO_VISITOR, DEFAULT_OPTIONS)
             w.path = module.path
             w.target = None
             w.returned = []

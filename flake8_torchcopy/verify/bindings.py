@@ -48,7 +48,8 @@ class _Probe:
                 self.seen_on[name] = node.lineno  # type: ignore[attr-defined]
 
     def forget(self, first: int, last: int) -> None:
-        """Lines ``first..last`` are walked again (with what their function's calls pass)."""
+        """Lines ``first..last`` are walked again (with what their function's calls pass):
+        a :class:`~flake8_torchcopy.runner.Recorder`."""
         for name in [n for n, line in self.seen_on.items() if first <= line <= last]:
             del self.values[name], self.seen_on[name]
 
@@ -56,7 +57,7 @@ class _Probe:
 def analysed_values(source: str, first: int, last: int) -> Dict[str, Value]:
     """Dotted name -> the analysis's :class:`Value`, for names loaded on lines first..last."""
     probe = _Probe(first, last)
-    run_rules(source, ast.parse(source), [probe], DEFAULT_OPTIONS)
+    run_rules(source, ast.parse(source), [probe], DEFAULT_OPTIONS, recorders=[probe])
     return probe.values
 
 
