@@ -4,9 +4,9 @@
 that contains none of the rules' trigger words costs a handful of substring
 searches.  Otherwise the ``ast`` tree (handed over by flake8 for free, or parsed
 here) is walked once by :class:`~flake8_torchcopy.analysis.flow.FlowWalker`,
-which resolves torch names, infers tensor-ness and layouts and calls every
-active rule on the nodes it cares about; :mod:`flake8_torchcopy.runner` turns
-the rules' reports into findings.
+which resolves torch names, infers tensor-ness and layouts; the rule runner
+(:mod:`flake8_torchcopy.rule_runner`) dispatches the nodes to every active rule that
+cares about them and turns the rules' reports into findings.
 
 A fix says what to replace where (see :mod:`flake8_torchcopy.finding`);
 ``apply_fixes`` applies the non-overlapping ones as a LibCST transformation
@@ -98,7 +98,7 @@ def lint_source(
     not parse.  ``# noqa`` comments are not applied here: flake8 applies them for
     the plugin, and :mod:`flake8_torchcopy.cli.noqa` for the CLI.
     """
-    from .runner import run_rules
+    from .rule_runner import run_rules
 
     candidates = ALL_RULES if rules is None else tuple(rules)
     present = _WordsIn(source)

@@ -48,7 +48,7 @@ def test_the_analysis_imports_no_rule():
 
 
 def test_the_analysis_builds_no_finding():
-    """Findings and the unsafe policy are the engine's (:mod:`flake8_torchcopy.runner`):
+    """Findings and the unsafe policy are the engine's (:mod:`flake8_torchcopy.rule_runner`):
     the analysis reports to a sink (:mod:`flake8_torchcopy.analysis.sink`)."""
     for path in sorted((PACKAGE / "analysis").glob("*.py")):
         assert not [m for m in _package_imports(path) if m == "finding"], path.name
@@ -72,7 +72,7 @@ def _rule_uses(text: str):
 
 
 def test_the_analysis_calls_no_rule():
-    """Dispatch to the rules is the engine's (:mod:`flake8_torchcopy.runner`): the walker
+    """Dispatch to the rules is the engine's (:mod:`flake8_torchcopy.rule_runner`): the walker
     passes each node to the hook of a :class:`~flake8_torchcopy.analysis.visitor.Visitor`
     and takes no rules."""
     offenders = {}
@@ -103,7 +103,7 @@ def test_the_rule_use_reader_sees_dispatch():
 
 def test_the_import_reader_sees_imports():
     """The checks above can fail: they find the imports these very patterns would flag."""
-    found = set(_package_imports(PACKAGE / "runner.py"))
+    found = set(_package_imports(PACKAGE / "rule_runner.py"))
     assert "finding" in found and "analysis.flow" in found
 
 

@@ -165,7 +165,7 @@ def closed_functions(tree: ast.AST, idx: SourceIndex, may_match: Callable[[ast.A
     names, offsets = _called_only(source, {n: cands[n][0] for n in wanted})
     if not names:
         return NO_CALLSITES
-    closed = _verify(tree, idx, names, offsets)
+    closed = _check_closed_calls(tree, idx, names, offsets)
     for n, c in closed.items():
         owner = cands[n][0][1]
         if isinstance(owner, ast.ClassDef) and id(owner) not in (closed_classes or ()):
@@ -190,8 +190,8 @@ def _occurrences(source: str, name: str, method: bool) -> Tuple[List[int], bool]
     """Offsets where the identifier ``name`` occurs (``x.name`` included), and whether
     every one of them is followed by ``(`` and is, for a method, ``def name(`` or
     ``self.name(``, for a function not an attribute (``sys.modules[__name__].name(``),
-    or may be in a comment (a ``#`` before it on its line; :func:`_verify` makes sure):
-    ``str.find`` (C speed) and a look at the neighbours."""
+    or may be in a comment (a ``#`` before it on its line; :func:`_check_closed_calls`
+    makes sure): ``str.find`` (C speed) and a look at the neighbours."""
     out: List[int] = []
     called = True
     n = len(name)
@@ -217,7 +217,7 @@ def _called_only(source: str, names: Dict[str, Tuple[ast.AST, Optional[ast.AST]]
     """The cheap check: the names that occur only as ``name(`` (their ``def`` included), at
     least twice, and the offsets of their occurrences.  A name stored, passed, imported,
     used as a parameter or declared ``global`` occurs otherwise; one written in a string or
-    a comment is caught by :func:`_verify` (an occurrence with no node)."""
+    a comment is caught by :func:`_check_closed_calls` (an occurrence with no node)."""
     kept = {}
     offsets: Dict[str, List[int]] = {}
     normal = source if source.isascii() else unicodedata.normalize("NFKC", source)
@@ -237,8 +237,9 @@ def _inside(node: ast.AST, outer: ast.AST) -> bool:
         and (node.end_lineno, node.end_col_offset) <= (outer.end_lineno, outer.end_col_offset)  # type: ignore[attr-defined]
 
 
-def _verify(tree: ast.AST, idx: SourceIndex, names: Dict[str, Tuple[ast.AST, Optional[ast.AST]]],
-            offsets: Dict[str, List[int]]) -> Dict[str, ClosedFunction]:
+def _check_closed_calls(tree: ast.AST, idx: SourceIndex,
+                        names: Dict[str, Tuple[ast.AST, Optional[ast.AST]]],
+                        offsets: Dict[str, List[int]]) -> Dict[str, ClosedFunction]:
     """The names of ``names`` that the tree shows closed, with their calls.  Only the
     nodes on the lines of an occurrence of a name (``offsets``: per name, where it occurs
     in the text) are walked: every node naming one is an occurrence.  An occurrence in a

@@ -1,4 +1,4 @@
-"""What the analysis reports to: the :class:`Sink` protocol the engine's runner implements.
+"""What the analysis reports to: the :class:`Sink` protocol the engine's rule runner implements.
 
 The analysis builds no findings and decides no fix's safety: a rule's report (through
 :meth:`~.context.Context.report`) reaches the sink as a code, a message, the span of the

@@ -47,7 +47,7 @@ def _verification(rep: Any) -> Verification:
     return Verification(rep.status, prop, case, reason)
 
 
-def _verify(vmod: Any, source: str, fixed: str, max_cases: Optional[int]) -> Verification:
+def _run_verifier(vmod: Any, source: str, fixed: str, max_cases: Optional[int]) -> Verification:
     """The verdict on one rewrite as applied, from the cache when the same rewrite with the
     same bindings was verified before in this run."""
     try:
@@ -83,7 +83,7 @@ class Vetter:
                 allowed.append(f)  # apply_fixes leaves it alone anyway
                 continue
             fixed, _ = apply_fixes(source, [f], unsafe=True)
-            verdict = _verify(vmod, source, fixed, self.max_cases)
+            verdict = _run_verifier(vmod, source, fixed, self.max_cases)
             self.verdicts[f] = verdict
             if verdict.accepted(self.require_verified):
                 allowed.append(f)

@@ -18,7 +18,7 @@ from typing import Any, ClassVar, Dict, Optional, Sequence, Tuple
 from ..analysis.symbolic import Mono, Sym
 from ..analysis.values import NOT, TENSOR, Value
 from ..engine import DEFAULT_OPTIONS
-from ..runner import run_rules
+from ..rule_runner import run_rules
 
 SIZE_RANGE = "int:1..4"
 
@@ -49,7 +49,7 @@ class _Probe:
 
     def forget(self, first: int, last: int) -> None:
         """Lines ``first..last`` are walked again (with what their function's calls pass):
-        a :class:`~flake8_torchcopy.runner.Recorder`."""
+        a :class:`~flake8_torchcopy.rule_runner.Recorder`."""
         for name in [n for n, line in self.seen_on.items() if first <= line <= last]:
             del self.values[name], self.seen_on[name]
 

@@ -1,4 +1,4 @@
-"""The runner: walks a module with the rules and turns their reports into findings.
+"""The rule runner: walks a module with the rules and turns their reports into findings.
 
 The analysis (:mod:`flake8_torchcopy.analysis`) knows no rule and no
 :class:`~.finding.Finding`: its walker calls the hooks of a
