@@ -9,7 +9,7 @@ scopes that bind in a copy of the environment: comprehensions, lambdas and ``:=`
 from __future__ import annotations
 
 import ast
-from typing import Dict, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple, cast
 
 from . import numpyish
 from . import torchsem as sem
@@ -20,6 +20,20 @@ from .values import NOT, NOT_VALUE, TENSOR, UNKNOWN, UNKNOWN_VALUE, Env, Value, 
 
 class Binding:
     """Binds names: assignment targets, loop and comprehension elements, narrowings, ``:=``."""
+
+    # the evaluator's (:class:`~.exprs.Evaluator` sets them)
+    env: Env
+    outer: Env
+    cache: Dict[int, Value]
+    walrus: List[str]
+    conditional: int
+    narrow_caveat: Optional[str]
+
+    if TYPE_CHECKING:  # the evaluator's, and the size arithmetic's (:mod:`.sizes`)
+        def ev(self, node: ast.AST) -> Value: ...
+
+        def learn_shape(self, value_node: ast.AST,
+                        names: Sequence[ast.expr]) -> Optional[Tuple[Value, ...]]: ...
 
     def apply(self, env: Env, updates: Dict[str, str]) -> Env:
         for name, kind in updates.items():
@@ -61,7 +75,7 @@ class Binding:
             return
         self.ev_target(target)
 
-    def bind_starred(self, names: Sequence[ast.AST], star: int,
+    def bind_starred(self, names: Sequence[ast.expr], star: int,
                      elems: Optional[Tuple[Value, ...]]) -> None:
         """``a, *rest, z = v``: the names before and after the star take the items at their
         places, the starred one a list of those in between (items not known: unknown)."""
@@ -73,7 +87,7 @@ class Binding:
         for e, item in zip(names[:star], elems):
             self.bind(e, item, None)
         middle = elems[star:len(elems) - after]
-        self.bind(names[star].value, Value(NOT, elems=tuple(middle)), None)
+        self.bind(cast(ast.Starred, names[star]).value, Value(NOT, elems=tuple(middle)), None)
         for e, item in zip(names[star + 1:], elems[len(elems) - after:]):
             self.bind(e, item, None)
 

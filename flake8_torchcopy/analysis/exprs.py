@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ast
 from collections import Counter
-from typing import TYPE_CHECKING, Callable, Dict, List, Mapping, Optional, Sequence
+from typing import TYPE_CHECKING, Callable, Dict, List, Mapping, Optional, Sequence, cast
 
 from ..source import SourceIndex
 from . import numpyish
@@ -63,7 +63,7 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
         self._expr_handlers: Dict[type, Optional[Callable]] = {}
         self.method_of: Optional[ast.ClassDef] = None  # the class of the method being walked
         self.self_value: Optional[Value] = None  # and its first parameter
-        self.class_attrs: Dict[int, Dict[str, bool]] = {}
+        self.class_attrs: Dict[int, Mapping[str, bool]] = {}
         self.module_defs: Dict[int, ast.AST] = {}  # id of the value a module-level def bound -> def
         self.tensor_returns: Dict[int, bool] = {}
         self.attr_stores: Optional[Counter] = None  # stores of each .attr in the module's text
@@ -133,13 +133,19 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
             v = UNKNOWN_VALUE
         else:
             v = handler(node)
-        shape = sem.tuple_shape(self, node) if cls is ast.Call else None
-        if shape is not None and shape.torch_function:
-            v = Value(TENSOR, permuted_by=v.permuted_by)  # what torch.max(x, 1) holds
-        elif shape is not None and v.kind not in (TENSOR, ANNOTATED):
-            recv = self.cache.get(id(node.func.value)) or UNKNOWN_VALUE  # x.topk(k) of a tensor x
-            if is_tensorish(recv):
-                v = Value(recv.kind, caveat=recv.caveat, permuted_by=recv.permuted_by)
+        shape = None
+        if cls is ast.Call:
+            call = cast(ast.Call, node)
+            shape = sem.tuple_shape(self, call)
+            if shape is None:
+                pass
+            elif shape.torch_function:
+                v = Value(TENSOR, permuted_by=v.permuted_by)  # what torch.max(x, 1) holds
+            elif v.kind not in (TENSOR, ANNOTATED) and isinstance(call.func, ast.Attribute):
+                # x.topk(k) of a tensor x (a shape that is not torch's is a method's)
+                recv = self.cache.get(id(call.func.value)) or UNKNOWN_VALUE
+                if is_tensorish(recv):
+                    v = Value(recv.kind, caveat=recv.caveat, permuted_by=recv.permuted_by)
         if v.kind == TENSOR and v.caveat is None and cls in _DERIVED:
             v = self.derived_caveat(node, v)
         if shape is not None and v.kind in (TENSOR, ANNOTATED):

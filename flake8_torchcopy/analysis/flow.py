@@ -12,7 +12,7 @@ in the module tell more about (:mod:`.callsites`).
 from __future__ import annotations
 
 import ast
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple, Type, Union
 
 from .callsites import MAX_ROUNDS, parameter_seeds
 from .closedness import closed_functions
@@ -20,7 +20,7 @@ from .context import Context
 from .modulescan import (may_replace_attribute, may_set_default_device, may_store_dynamically,
                          module_rebound)
 from .sink import NO_SINK, Sink
-from .statements import StatementWalker
+from .statements import Deferred, FunctionNode, StatementWalker
 from .values import ANNOTATED, NOT_VALUE, UNKNOWN, Env, Value
 from .visitor import Visitor
 
@@ -79,7 +79,7 @@ def _may_declare(word: str, source: str) -> bool:
     return False
 
 
-def _declared(kind: type, tree: ast.AST, source: str) -> frozenset:
+def _declared(kind: Type[Union[ast.Global, ast.Nonlocal]], tree: ast.AST, source: str) -> frozenset:
     """Names some ``global``/``nonlocal`` statement of the module declares, wherever it
     stands (a one-line ``def``, after ``if x:``, across a backslash): a call of the
     function that declares them may rebind them.  The tree is walked only when the text
@@ -111,7 +111,7 @@ class FlowWalker(StatementWalker):
         self.options = options
         self.ctx = Context(self)
         self.in_jit = False
-        self.deferred: List[Tuple[ast.AST, Env, bool]] = []
+        self.deferred: List[Deferred] = []
         self.loops: List[Dict[str, List[Env]]] = []
         self.stmt_range = (0, 0)
         self.method_class: Dict[int, ast.ClassDef] = {}
@@ -120,7 +120,7 @@ class FlowWalker(StatementWalker):
         self._replaced: Dict[str, bool] = {}
         self._stmt_handlers: Dict[type, Optional[Callable]] = {}
         self.seeds: Seeds = {}
-        self.walked: Dict[int, Tuple[ast.AST, Env, bool]] = {}  # id(def) -> what it was walked with
+        self.walked: Dict[int, Deferred] = {}  # id(def) -> what it was walked with
         self.raised: List[Env] = []  # per enclosing `try` body: the states a handler may start from
         self.nonlocals = _declared(ast.Nonlocal, tree, source)
         self.globals_ = _declared(ast.Global, tree, source)
@@ -155,7 +155,7 @@ class FlowWalker(StatementWalker):
             if key not in self.walked:
                 continue  # never walked: nothing in it can match, and it calls nothing tracked
             func, outer, jit = self.walked[key]
-            first, last = func.lineno, func.end_lineno
+            first, last = func.lineno, func.end_lineno or func.lineno
             self.sink.forget(first, last)
             for c in self.sites.calls.values():
                 for call in c.calls:
@@ -220,7 +220,7 @@ class FlowWalker(StatementWalker):
         return any(all(t in text for t in g) for g in self.word_groups)
 
     # -------------------------------------------------------------- functions
-    def function(self, func, outer: Env, jit: bool) -> None:
+    def function(self, func: FunctionNode, outer: Env, jit: bool) -> None:
         if not self.may_match(func) and id(func) not in self.sites.callers:
             return  # nothing in its text can match: its body (and nested defs) cost nothing
         self.outer = outer
@@ -233,9 +233,9 @@ class FlowWalker(StatementWalker):
         seeds = self.seeds.get(id(func), {})
         for a in params:
             self.env[a.arg] = seeds.get(a.arg) or self.param_value(a.annotation)
-        for a in (args.vararg, args.kwarg):
-            if a is not None:
-                self.env[a.arg] = NOT_VALUE
+        for star in (args.vararg, args.kwarg):
+            if star is not None:
+                self.env[star.arg] = NOT_VALUE
         if self.method_of is not None and params and not any(
                 isinstance(d, ast.Name) and d.id == "staticmethod" for d in func.decorator_list):
             self.self_value = self.env[params[0].arg] = Value(UNKNOWN)

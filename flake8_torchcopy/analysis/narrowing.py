@@ -22,8 +22,8 @@ _NON_TENSOR_TYPES = frozenset(
 def narrow(ev, test: ast.AST) -> Narrowed:
     """Kinds that hold for names when ``test`` is true, and when it is false."""
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        yes, no = narrow(ev, test.operand)
-        return no, yes
+        when_true, when_false = narrow(ev, test.operand)
+        return when_false, when_true
     if isinstance(test, ast.BoolOp):
         parts = [narrow(ev, v) for v in test.values]
         if isinstance(test.op, ast.And):

@@ -10,7 +10,7 @@ sizes learnt from ``b, n, c = x.shape``.
 from __future__ import annotations
 
 import ast
-from typing import List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple, cast
 
 from . import layout as L
 from . import numpyish
@@ -18,13 +18,25 @@ from . import torchsem as sem
 from .methodlayouts import const_int, dim_size, elementwise_layout
 from .symbolic import Mono, Sym, rounded
 from .torchsem import is_tensorish
-from .values import ANNOTATED, NOT, TENSOR, UNKNOWN, UNKNOWN_VALUE, Value
+from .values import ANNOTATED, NOT, TENSOR, UNKNOWN, UNKNOWN_VALUE, Env, Value
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..source import SourceIndex
 
 
 class SizeArithmetic:
     """The sizes expressions stand for, and the values of binary operators."""
 
-    def learn_shape(self, value_node: ast.AST, names: Sequence[ast.AST]):
+    # the evaluator's (:class:`~.exprs.Evaluator` sets them)
+    env: Env
+    cache: Dict[int, Value]
+    idx: SourceIndex
+
+    if TYPE_CHECKING:
+        def lookup(self, name: str) -> Value: ...
+
+    def learn_shape(self, value_node: ast.AST,
+                    names: Sequence[ast.expr]) -> Optional[Tuple[Value, ...]]:
         """``b, n, c = x.shape`` / ``x.size()``: x has rank 3 and sizes named b, n, c."""
         base = None
         if isinstance(value_node, ast.Attribute) and value_node.attr == "shape":
@@ -38,17 +50,17 @@ class SizeArithmetic:
         if tv.kind == NOT or tv.qualname is not None:
             return None
         if tv.open_layout is not None and len(names) == len(tv.open_layout[0]) - 1:
-            sizes, strides = L.close_rank(*tv.open_layout)
+            # (an open layout is made of known sizes: its last one stands for the rest)
+            sizes, strides = L.close_rank(cast(L.Sizes, tv.open_layout[0]), tv.open_layout[1])
             self.env[base.id] = tv.with_(sizes=sizes, strides=strides)
             return tuple(Value(NOT, mono=m) for m in sizes)
-        monos = []
+        monos: List[Mono] = []
         for n in names:
-            named = isinstance(n, ast.Name) and n.id.strip("_")
-            label = n.id if named else f"{base.id}.size({len(monos)})"
+            label = n.id if isinstance(n, ast.Name) and n.id.strip("_") else f"{base.id}.size({len(monos)})"
             monos.append(dim_size(label, tv, len(monos)))
-        sizes = tuple(monos)
-        strides = L.contiguous_strides(sizes) if tv.permuted_by is None else None
-        self.env[base.id] = tv.with_(sizes=sizes, strides=strides)
+        dims = tuple(monos)
+        self.env[base.id] = tv.with_(sizes=dims,
+                                     strides=L.contiguous_strides(dims) if tv.permuted_by is None else None)
         return tuple(Value(NOT, mono=m) for m in monos)
 
     def mono_of(self, node: Optional[ast.AST], v: Value) -> Optional[Mono]:
@@ -89,7 +101,8 @@ class SizeArithmetic:
             if other.kind == NOT and t.sizes is not None:
                 # the output of an elementwise op follows a dense input's dim order;
                 # a non-dense input gives a dense output we don't model
-                dense = t.strides is not None and L.is_dense(t.sizes, t.strides)
+                # (strides are known only where every size is)
+                dense = t.strides is not None and L.is_dense(cast(Sequence[Mono], t.sizes), t.strides)
                 if inplace or dense:
                     return Value(kind, sizes=t.sizes, strides=t.strides,
                                  permuted_by=t.permuted_by)

@@ -10,11 +10,15 @@ RuntimeError may be handled.  Expressions are :class:`~.exprs.Evaluator`'s.
 from __future__ import annotations
 
 import ast
-from typing import Callable, Dict, List, Sequence, Tuple
+from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from .exprs import Evaluator
 from .narrowing import narrow
 from .values import ANNOTATED, ASSERTED, NOT_VALUE, TENSOR, UNKNOWN, UNKNOWN_VALUE, Env, Value, join
+
+FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]
+#: a def whose body is walked later: the def, the bindings its scope sees, inside torch.jit?
+Deferred = Tuple[FunctionNode, Env, bool]
 
 _JIT_DECORATORS = frozenset({"torch.jit.script", "torch.jit.script_method", "torch.jit.export"})
 
@@ -39,7 +43,7 @@ _OTHER_ERRORS = frozenset("""
 
 def _exits(stmts: Sequence[ast.stmt]) -> bool:
     """Is there a return, break or continue in these statements (outside nested defs)?"""
-    stack = list(stmts)
+    stack: List[ast.AST] = list(stmts)
     while stack:
         node = stack.pop()
         if isinstance(node, (ast.Return, ast.Break, ast.Continue)):
@@ -57,6 +61,14 @@ class StatementWalker(Evaluator):
     raised: List[Env]  # per enclosing `try` body: the states a handler may start from
     catching: List[bool]  # per enclosing try body / with: may a RuntimeError be handled?
     in_module_body: bool
+    in_jit: bool  # inside a function torch.jit compiles
+    deferred: List[Deferred]  # the defs met, their bodies walked after the scope's
+    method_class: Dict[int, ast.ClassDef]  # id(def) -> the class of a method
+    stmt_range: Tuple[int, int]  # the lines of the statement being walked
+    _stmt_handlers: Dict[type, Optional[Callable]]  # the s_ method of each statement class
+
+    if TYPE_CHECKING:
+        def scope_outer(self) -> Env: ...
 
     def block(self, stmts: Sequence[ast.stmt]) -> bool:
         for s in stmts:

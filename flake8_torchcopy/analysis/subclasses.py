@@ -52,7 +52,8 @@ class SubclassCaveats:
             method = isinstance(func, ast.Attribute) and bool(sources) and sources[0] is func.value
             factory = (self.cache.get(id(func)) or UNKNOWN_VALUE).qualname in _FACTORIES
             unknown_ok = method or not factory
-            if method and func.attr in _OPERAND_METHODS:  # x.add(y), buf.copy_(y), z.to(ref): y decides too
+            if method and isinstance(func, ast.Attribute) and func.attr in _OPERAND_METHODS:
+                # x.add(y), buf.copy_(y), z.to(ref): y decides too
                 sources = sources + [a.value if isinstance(a, ast.Starred) else a
                                      for a in list(node.args) + [k.value for k in node.keywords]]
         else:

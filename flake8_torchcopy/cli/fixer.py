@@ -64,7 +64,8 @@ def _lint_and_fix(src: SourceFile, rules, settings: Settings,
     try:
         if settings.mode in ("check", "add-noqa"):
             found = lint_source(src.text, src.path, rules=rules, options=settings.options, tree=src.tree)
-            new, applied, left = src.text, [], noqa.filter_findings(src.text, found)
+            applied: List[Finding] = []
+            new, left = src.text, noqa.filter_findings(src.text, found)
         else:
             new, applied, left = fix_rounds(
                 src.text, settings.unsafe, rules=rules, options=settings.options, path=src.path,
@@ -166,7 +167,7 @@ def process_path(path: str, explicit: bool, settings: Settings) -> FileResult:
     try:
         data = files.read_bytes(path)
         result = process_data(data, path, settings, explicit)
-        if result.changed and settings.mode in ("fix", "add-noqa"):
+        if result.changed and result.output is not None and settings.mode in ("fix", "add-noqa"):
             try:
                 files.write_file(path, result.output, data)
             except OSError as exc:
