@@ -15,12 +15,32 @@ unsafe.
 from __future__ import annotations
 
 import ast
-from typing import Any, Dict, List, Mapping, Optional, Protocol, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Protocol, Sequence, Tuple
 
 from .analysis.flow import ModuleWalk
 from .analysis.sink import Span
 from .analysis.visitor import NodeHook
 from .finding import Finding, unsafe
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .analysis.context import Context
+
+
+class Checker(Protocol):
+    """What the runner asks of a rule (:class:`~flake8_torchcopy.rules.base.Rule`, or the
+    verifier's probe): the node classes to be called for, the words one group of which a
+    function's text must hold for it to match there, and the check."""
+
+    @property
+    def node_types(self) -> Sequence[type]: ...
+
+    @property
+    def triggers(self) -> Sequence[Sequence[str]]: ...
+
+    @property
+    def function_triggers(self) -> Optional[Sequence[Sequence[str]]]: ...
+
+    def check(self, node: ast.AST, ctx: Context) -> None: ...
 
 
 class Recorder(Protocol):
@@ -35,7 +55,7 @@ class _Dispatch:
     """The :class:`~flake8_torchcopy.analysis.visitor.Visitor` of a run: each node to the
     ``check`` of the rules registered for its class, in the rules' order."""
 
-    def __init__(self, rules: Sequence) -> None:
+    def __init__(self, rules: Sequence[Checker]) -> None:
         checks: Dict[type, List[NodeHook]] = {}
         for rule in rules:
             for t in rule.node_types:
@@ -63,7 +83,7 @@ class _Findings:
             recorder.forget(first, last)
 
 
-def run_rules(source: str, tree: ast.AST, rules: Sequence, options,
+def run_rules(source: str, tree: ast.AST, rules: Sequence[Checker], options,
               path: Optional[str] = None, recorders: Sequence[Recorder] = ()) -> List[Finding]:
     """The findings of ``rules`` in the module (unsorted), over every round of the walk;
     ``recorders`` are told which lines each later round walks again."""
