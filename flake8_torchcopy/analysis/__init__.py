@@ -7,7 +7,11 @@
   handlers), attributes and indexing yield.
 - :mod:`.layout`: how permutes/views change sizes and strides; view legality.
 - :mod:`.narrowing`: what ``isinstance``/``is None`` tests prove in each branch.
-- :mod:`.exprs`: expression evaluation and binding in one scope.
-- :mod:`.flow`: the one traversal: statements, branches, loops, joins.
+- :mod:`.exprs`: expression evaluation in one scope (binding and sizes are its mixins).
+- :mod:`.flow`, :mod:`.statements`: the one traversal: statements, branches, loops, joins.
 - :mod:`.context`: the questions rules ask (the only part of the analysis they see).
+- :mod:`.visitor`, :mod:`.sink`: what the walker calls for each node, and what reports go
+  to; the engine's rule runner (:mod:`flake8_torchcopy.rule_runner`) implements both.
+
+The analysis knows no rule: ``docs/analysis.md`` ("Structure") lists every module.
 """
