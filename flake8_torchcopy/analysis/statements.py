@@ -10,18 +10,16 @@ RuntimeError may be handled.  Expressions are :class:`~.exprs.Evaluator`'s.
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from .exprs import Evaluator
 from .narrowing import narrow
 from .values import ANNOTATED, ASSERTED, NOT_VALUE, TENSOR, UNKNOWN, UNKNOWN_VALUE, Env, Value, join
 
 FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]
-#: a def whose body is walked later: the def, the bindings its scope sees, inside torch.jit?
-Deferred = Tuple[FunctionNode, Env, bool]
+Deferred = Tuple[FunctionNode, Env, bool]  # a def walked later, the bindings it sees, in torch.jit?
 
 _JIT_DECORATORS = frozenset({"torch.jit.script", "torch.jit.script_method", "torch.jit.export"})
-
 
 # context managers that never swallow an exception (their __exit__ returns a false value)
 _NON_SWALLOWING = frozenset({
@@ -29,7 +27,6 @@ _NON_SWALLOWING = frozenset({
     "threading.Lock", "threading.RLock", "contextlib.nullcontext", "contextlib.redirect_stdout",
     "contextlib.redirect_stderr", "numpy.errstate",
 })
-
 
 # builtin exception classes that are not RuntimeError or one of its bases
 _OTHER_ERRORS = frozenset("""
@@ -64,11 +61,8 @@ class StatementWalker(Evaluator):
     in_jit: bool  # inside a function torch.jit compiles
     deferred: List[Deferred]  # the defs met, their bodies walked after the scope's
     method_class: Dict[int, ast.ClassDef]  # id(def) -> the class of a method
-    stmt_range: Tuple[int, int]  # the lines of the statement being walked
     _stmt_handlers: Dict[type, Optional[Callable]]  # the s_ method of each statement class
-
-    if TYPE_CHECKING:
-        def scope_outer(self) -> Env: ...
+    scope_outer: Callable[[], Env]  # a method: the bindings a nested scope can see
 
     def block(self, stmts: Sequence[ast.stmt]) -> bool:
         for s in stmts:
