@@ -33,11 +33,11 @@ def read_source(path: str) -> str:
 PACKAGES = ("torch", "transformers", "diffusers", "timm", "torchvision", "lightning", "torch_geometric")
 
 
-def census(root: Path, out_path: Path) -> None:
+def census(root: Path, out_path: Path, packages=PACKAGES) -> None:
     from flake8_torchcopy import lint_source
 
     with open(out_path, "w") as out:
-        for pkg in PACKAGES:
+        for pkg in packages:
             base = root / pkg
             for dirpath, _, files in os.walk(base):
                 for name in sorted(files):
@@ -87,12 +87,19 @@ def main(argv=None) -> int:
     ap.add_argument("--root", default=str(HERE.parent / ".corpora"))
     ap.add_argument("--out", default=str(HERE.parent / ".bench" / "census.jsonl"))
     ap.add_argument("--diff", nargs=2, metavar=("OLD", "NEW"))
+    ap.add_argument("--corpus", default="", help="'research': the research-style group "
+                    "(RESEARCH_CORPORA of fetch_corpora.py) instead of the seven packages")
     args = ap.parse_args(argv)
     if args.diff:
         diff(*args.diff)
         return 0
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    census(Path(args.root), Path(args.out))
+    packages = PACKAGES
+    if args.corpus == "research":
+        sys.path.insert(0, str(HERE))
+        import fetch_corpora
+        packages = tuple(fetch_corpora.RESEARCH_CORPORA)
+    census(Path(args.root), Path(args.out), packages)
     return 0
 
 

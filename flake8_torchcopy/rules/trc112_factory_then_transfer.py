@@ -20,6 +20,14 @@ _FACTORIES = _DEVICE_EXACT | {"empty", "arange", "linspace", "logspace", "rand",
 _RANDOM = frozenset({"rand", "randn", "randint", "randperm"})
 # factories whose points, computed in an integer dtype, are not their float points converted
 _SPACED = frozenset({"linspace", "logspace"})
+# ops between the factory and the move that keep the tensor on the host and leave it dense and
+# non-overlapping, so that ``.to(device)`` (preserve_format) gives it the strides the same ops
+# give on the device: views that only split, merge, add or drop dims or reorder them, and dtype
+# casts (an expand or a slice is not: ``.to()`` would materialise it contiguous)
+_HOST_VIEWS = frozenset({"view", "reshape", "unsqueeze", "squeeze", "flatten", "t", "transpose",
+                         "permute", "contiguous"})
+_CASTS = frozenset({"int", "long", "float", "double", "half", "bfloat16", "bool", "short", "byte",
+                    "char"})
 _DTYPES = frozenset(f"torch.{n}" for n in """
     float float32 float64 double float16 half bfloat16 int int8 int16 int32 int64 long short
     uint8 bool complex64 complex128 cfloat cdouble""".split())
@@ -58,7 +66,17 @@ class FactoryThenTransfer(Rule):
         "the module may set a default device (the factory would build there first: under "
         "`torch.device('meta')` `.to('cpu')` raises) or replace the factory (`torch.zeros = f`), and neither is a "
         "factory with `dtype=` followed by a `.to()` that may convert (`torch.arange(n, "
-        "dtype=torch.int64).to(dtype)` computes exact integers, then casts on purpose)."
+        "dtype=torch.int64).to(dtype)` computes exact integers, then casts on purpose). "
+        "Views and casts between the factory and the move are looked through when they keep "
+        "the tensor dense (`view`, `reshape`, `unsqueeze`, `squeeze`, `flatten`, `t`, "
+        "`transpose`, `permute`, `contiguous`, `.int()`-style casts): `.to()` keeps the strides "
+        "of a dense tensor, so `torch.tensor(m, device=d).view(-1, 1, 1)` has the values, dtype, "
+        "device and strides of `torch.tensor(m).view(-1, 1, 1).to(d)` (it is a view of a tensor "
+        "nothing else holds, where the move gave a fresh one). Not through `expand` or slices "
+        "(the move materialises them). A cast in between is safe only after `zeros`, `ones`, "
+        "`eye` (a float out of an integer's range casts to what the device's hardware gives), and "
+        "ops with arguments other than numbers and names make the fix unsafe (the device would "
+        "be read before them)."
     )
     triggers = (("torch", ".to("), ("torch", ".cuda("))
 
@@ -73,6 +91,10 @@ class FactoryThenTransfer(Rule):
         "import torch\nx = torch.tensor([1]).to('cpu')\n",
         # linspace computed in int32 is not linspace truncated: dtype= would change the points
         "import torch\ndef split(n, k):\n    return torch.linspace(0, n, k + 1).to(torch.int)\n",
+        # .to() materialises an expanded tensor: device= on the factory would keep it expanded
+        "import torch\nmask = torch.ones(3, 1).expand(3, 4).cuda()\n",
+        # a view before a conversion: dtype= on the factory is not the same
+        "import torch\nm = torch.tensor([0.5, 1.5]).view(-1, 1).to(torch.int64)\n",
     )
     INVALID = (
         Example(
@@ -93,6 +115,13 @@ class FactoryThenTransfer(Rule):
             fixed="import torch\ndef f():\n    y = torch.randn(3, device='cuda')\n"
             "    return torch.ones(3, device=y.device)\n",
             note="the device of a proven tensor",
+        ),
+        Example(
+            code="import torch\ndef f():\n    y = torch.randn(3, device='cuda')\n"
+            "    return torch.tensor([123.675, 116.28, 103.53]).view(-1, 1, 1).to(y.device)\n",
+            fixed="import torch\ndef f():\n    y = torch.randn(3, device='cuda')\n"
+            "    return torch.tensor([123.675, 116.28, 103.53], device=y.device).view(-1, 1, 1)\n",
+            note="a view in between: built on the device, then viewed there (same strides)",
         ),
         Example(
             code="import torch\nacc = torch.zeros(5).to(torch.float64)\n",
@@ -117,8 +146,8 @@ class FactoryThenTransfer(Rule):
         func = node.func
         if not (isinstance(func, ast.Attribute) and func.attr in ("to", "cuda")):
             return
-        inner = func.value
-        if not isinstance(inner, ast.Call):
+        inner, chain = _through_host_ops(func.value)
+        if inner is None:
             return
         q = ctx.qualname(inner.func) or ""
         name = q[len("torch."):] if q.startswith("torch.") else None
@@ -134,6 +163,8 @@ class FactoryThenTransfer(Rule):
         if what is None:
             return
         kind, value = what
+        if chain and kind == "dtype":
+            return  # a dtype= on the factory is not a cast after a view, or after another cast
         if kind == "device" and value is not None and _on_the_host(value) \
                 and ctx.fix_blocker is None and not ctx.may_replace_torch(name):
             return  # .to("cpu") of a tensor built on the host is the tensor itself: no copy
@@ -153,13 +184,20 @@ class FactoryThenTransfer(Rule):
         verb = "converts it" if kind == "dtype" else "moves it" if kind == "device" else "moves or converts it"
         if kind == "unknown" or value is None or not fixable:
             caveat = " (a random factory then draws other numbers)" if name in _RANDOM and kind != "dtype" else ""
-            ctx.report(self.code, node,
-                       f"{f}{t} builds the tensor on the host and then {verb}: pass "
-                       f"{'device=/dtype=' if kind == 'unknown' else kind + '='} to torch.{name}{caveat}")
+            advice = f"pass {'device=/dtype=' if kind == 'unknown' else kind + '='} to torch.{name}"
+            if chain and kind == "unknown":  # a dtype= on the factory is not a cast after the ops
+                advice = f"if {short(ctx.text(node.args[0]))} is a device, pass device= to torch.{name}"
+            ctx.report(self.code, node, f"{f}{t} builds the tensor on the host and then {verb}: "
+                       f"{advice}{caveat}")
             return
         # built where it is used only if torch's factory is what runs, on the device named
         safe = ctx.fix_blocker is None and not ctx.may_replace_torch(name)
-        new = call_with_keyword(ctx, inner, f"{kind}={value}")
+        if chain:  # the device is now read before the ops' arguments, and a cast of a float
+            # out of an integer's range (nan, 1e10 to int) gives what the device's hardware gives
+            safe = safe and all(_plain_arg(a) for c in chain for a in c.args) \
+                and not (any(c.func.attr in _CASTS for c in chain)
+                         and name not in _DTYPE_EXACT)
+        new = call_with_keyword(ctx, inner, f"{kind}={value}") + ctx.source[ctx.end(inner):ctx.end(func.value)]
         ctx.report(self.code, node,
                    f"use {short(new)} instead of {f}{t}: built where it is used, with no host copy",
                    text_fix(ctx, node, new, safe, f"Pass {kind}= to torch.{name}"))
@@ -200,6 +238,30 @@ class FactoryThenTransfer(Rule):
         if ctx.is_tensor(a):
             return None  # .to(other): both dtype and device of another tensor
         return "unknown", None
+
+
+def _through_host_ops(node: ast.AST) -> tuple:
+    """The factory call under ``node`` and the host ops applied to it (innermost first):
+    ``torch.tensor(m).view(-1, 1, 1).int()`` gives ``torch.tensor(m)`` and the two calls."""
+    chain: list = []
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.keywords \
+            and not any(isinstance(a, ast.Starred) for a in node.args):
+        attr = node.func.attr
+        if attr in _HOST_VIEWS or attr in _CASTS and not node.args:
+            chain.append(node)
+            node = node.func.value
+            continue
+        break
+    if not isinstance(node, ast.Call):
+        return None, chain
+    return node, chain[::-1]
+
+
+def _plain_arg(a: ast.AST) -> bool:
+    """An argument whose evaluation cannot depend on when it happens: a number, ``-1``, a name."""
+    if isinstance(a, ast.UnaryOp) and isinstance(a.op, ast.USub):
+        a = a.operand
+    return isinstance(a, ast.Constant) or isinstance(a, ast.Name)
 
 
 def _on_the_host(device_text: str) -> bool:
