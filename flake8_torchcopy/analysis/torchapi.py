@@ -61,6 +61,15 @@ TENSOR_ONLY_METHODS = frozenset(
     expand_as index_select is_contiguous dim untyped_storage is_floating_point is_complex
     """.split()
 )
+# torch.<name>(x, ...) that raise TypeError unless x is a tensor (or has __torch_function__):
+# no overload takes a number, a list or an ndarray first (checked with torch in
+# tests/test_torch_input_evidence.py); calling one on a name is evidence it is a tensor.
+TENSOR_INPUT_FUNCTIONS = frozenset(
+    """
+    isnan isinf isfinite isneginf isposinf isreal any all sum mean argmax argmin exp log sqrt
+    sigmoid tanh flatten squeeze unsqueeze permute transpose nonzero
+    """.split()
+)
 # Not here: cuda cpu to float half double bfloat16 requires_grad_, which nn.Module has too
 # (``copy.deepcopy(model.half())`` is not a tensor copy); numel (``torch.Size`` has it);
 # data_ptr element_size long pin_memory (storages have them; PackedSequence has long and

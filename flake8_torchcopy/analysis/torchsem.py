@@ -167,6 +167,9 @@ def call_qualname(ev, node, q: str, args: List[Value]) -> Value:
     if not q.startswith("torch."):
         return UNKNOWN_VALUE
     name = q[6:]
+    if name in api.TENSOR_INPUT_FUNCTIONS and node.args and isinstance(node.args[0], ast.Name) \
+            and args[0].kind in (UNKNOWN, ANNOTATED) and args[0].qualname is None and not ev.conditional:
+        ev.evidence.append(node.args[0].id)  # torch.isnan(x) ran: x is a tensor (of some class)
     if name in api.NON_TENSOR_TORCH_FUNCTIONS or name.startswith("cuda.") or q in NON_TENSOR_QUALNAMES:
         return NOT_VALUE
     if name in ("nn.Parameter", "nn.parameter.Parameter", "nn.Buffer"):
@@ -385,15 +388,12 @@ def _has_dim(node: ast.Call, first: int) -> bool:
 
 # ------------------------------------------------------------------ method layouts
 
-
 # torch.<name>(...) that are TensorIterator ops of their tensor arguments.
 _TORCH_POINTWISE = api.TENSOR_ITERATOR_FUNCTIONS
 # torch.nn.functional.<name>(x, ...): TensorIterator ops of x alone (their other arguments
 # are numbers and flags), or x itself (in place, dropout in eval).
 _FUNCTIONAL_POINTWISE = frozenset(
-    """
-    relu relu6 gelu silu mish elu selu celu leaky_relu hardtanh hardswish hardsigmoid sigmoid
-    tanh softplus softsign logsigmoid dropout
-    """.split())
+    "relu relu6 gelu silu mish elu selu celu leaky_relu hardtanh hardswish hardsigmoid sigmoid "
+    "tanh softplus softsign logsigmoid dropout".split())
 
 

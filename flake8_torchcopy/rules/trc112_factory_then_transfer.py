@@ -52,7 +52,9 @@ class FactoryThenTransfer(Rule):
         "(`zeros`, `ones`, `full`, `eye`, `tensor`; `arange` of int literals) moved "
         "by `.cuda()`, `.cuda(i)`, `.to(device=d)` (any `d`: the keyword says it is a device) "
         "or `.to(d)` where `d` is a string literal "
-        "or a `torch.device(...)` call; a `.to(dtype)` of a torch dtype folds into `dtype=` "
+        "or a `torch.device(...)` call, or `.to(x.device)` of a proven tensor `x` (unsafe when `x` "
+        "may be a subclass or a `__torch_function__` object, which may have a `.device` of its own); "
+        "a `.to(dtype)` of a torch dtype folds into `dtype=` "
         "only for `zeros`, `ones`, `eye` (`torch.full((3,), 0.1).to(torch.float64)` "
         "is 0.10000000149, `torch.full((3,), 0.1, dtype=torch.float64)` is 0.1), and is not "
         "reported for `linspace`/`logspace`, whose points computed in another dtype are others "
@@ -192,6 +194,9 @@ class FactoryThenTransfer(Rule):
             return
         # built where it is used only if torch's factory is what runs, on the device named
         safe = ctx.fix_blocker is None and not ctx.may_replace_torch(name)
+        dev = node.args[0] if node.args else None
+        if isinstance(dev, ast.Attribute) and dev.attr == "device" and ctx.fix_caveat(dev.value) is not None:
+            safe = False  # x.device of what may be a subclass or a __torch_function__ object
         if chain:  # the device is now read before the ops' arguments, and a cast of a float
             # out of an integer's range (nan, 1e10 to int) gives what the device's hardware gives
             safe = safe and all(_plain_arg(a) for c in chain for a in c.args) \
