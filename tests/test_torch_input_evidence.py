@@ -8,7 +8,7 @@ import pytest
 import torch
 
 from flake8_torchcopy import lint_source
-from flake8_torchcopy.analysis.torchapi import TENSOR_INPUT_FUNCTIONS
+from flake8_torchcopy.analysis.torchapi import TENSOR_INPUT_FUNCTIONS, TENSOR_ONLY_KEYWORDS
 
 HEAD = "import math\nimport numpy as np\nimport torch\n"
 
@@ -75,3 +75,51 @@ def test_function_rejects_every_non_tensor_first_argument(name):
                 fn(value, *rest)
     fn(torch.zeros(2, 2), *((0, 1) if name == "transpose" else ((1, 0),) if name == "permute"
                             else (0,) if name == "unsqueeze" else ()))
+
+
+# ------------------------------------------------ keywords only Tensor's methods take
+
+KEYWORD_REPORTED = [
+    # speechbrain's kmeans: feats = ssl_model(...)[n].flatten(end_dim=-2); feats.to("cpu").detach()
+    ("def f(model, wavs, n):\n    feats = model(wavs)[n].flatten(end_dim=-2)\n"
+     "    return feats.to('cpu').detach().numpy()\n", "TRC110"),
+    ("def f(x):\n    m = x.sum(1, keepdim=True)\n    return torch.tensor(x)\n", "TRC101"),
+    ("def f(x):\n    return torch.tensor(x.mean(-1, keepdim=True))\n", "TRC101"),
+]
+
+KEYWORD_QUIET = [
+    # numpy's own keywords, or none: ndarray.flatten(order=...), a.sum(axis=1, keepdims=True)
+    "def f(model, wavs):\n    feats = model(wavs).flatten(order='C')\n    return feats.to('cpu').detach()\n",
+    "def f(x):\n    m = x.sum(axis=1, keepdims=True)\n    return torch.tensor(x)\n",
+    "def f(x):\n    m = x.flatten()\n    return torch.tensor(x)\n",
+    "def f(x, c):\n    if c:\n        x.flatten(start_dim=1)\n    return torch.tensor(x)\n",
+    # a method of the same keyword but another name
+    "def f(x):\n    m = x.reduce(keepdim=True)\n    return torch.tensor(x)\n",
+]
+
+
+@pytest.mark.parametrize("body,code", KEYWORD_REPORTED)
+def test_tensor_only_keyword_is_evidence(body, code):
+    assert code in [c for c, _ in codes(body)]
+
+
+@pytest.mark.parametrize("body", KEYWORD_QUIET)
+def test_other_keywords_are_not(body):
+    assert codes(body) == []
+
+
+@pytest.mark.verify
+@pytest.mark.parametrize("method,keyword", sorted((m, k) for m, ks in TENSOR_ONLY_KEYWORDS.items() for k in ks))
+def test_keyword_is_tensors_only(method, keyword):
+    args, kw = ((1,), {"keepdim": True}) if keyword == "keepdim" else ((), {keyword: 1})
+    t = torch.rand(2, 3, 4)
+    getattr(t > 0.5 if method in ("any", "all") else t, method)(*args, **kw)  # torch takes it
+    a = np.zeros((2, 3, 4))
+    if hasattr(a, method):
+        with pytest.raises(TypeError):
+            getattr(a, method)(*args, **kw)
+    for other in (torch.nn.Linear(2, 2), [], (), {}, "", 1.0, np.float32(1.0)):
+        assert not hasattr(other, method) or isinstance(other, np.generic)
+        if hasattr(other, method):
+            with pytest.raises(TypeError):
+                getattr(other, method)(*args, **kw)

@@ -70,6 +70,22 @@ TENSOR_INPUT_FUNCTIONS = frozenset(
     sigmoid tanh flatten squeeze unsqueeze permute transpose nonzero
     """.split()
 )
+# Keywords that only Tensor's method of that name takes: ``x.flatten(end_dim=-2)`` (ndarray's
+# flatten takes ``order``), ``x.sum(1, keepdim=True)`` (numpy's ``keepdims``, xarray's
+# ``keep_attrs``).  Checked with torch, numpy and nn.Module in tests/test_torch_input_evidence.py.
+_KEEPDIM = frozenset({"keepdim"})
+TENSOR_ONLY_KEYWORDS = {
+    "flatten": frozenset({"start_dim", "end_dim"}),
+    **{m: _KEEPDIM for m in "sum mean amax amin argmax argmin std var prod any all logsumexp".split()},
+}
+
+
+def tensor_only_keyword(method: str, call) -> bool:
+    """Does ``call`` (of ``.method``) pass a keyword only Tensor's ``method`` takes?"""
+    names = TENSOR_ONLY_KEYWORDS.get(method)
+    return names is not None and any(k.arg in names for k in call.keywords)
+
+
 # Not here: cuda cpu to float half double bfloat16 requires_grad_, which nn.Module has too
 # (``copy.deepcopy(model.half())`` is not a tensor copy); numel (``torch.Size`` has it);
 # data_ptr element_size long pin_memory (storages have them; PackedSequence has long and

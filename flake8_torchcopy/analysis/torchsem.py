@@ -249,14 +249,14 @@ def call_method(ev, node, recv: Value, m: str, args: List[Value]) -> Value:
     container = yields.method_yield(recv, m) if m in yields.YIELDS and m != "unbind" else None
     if container is not None:
         return container
-    if m in api.TENSOR_ONLY_METHODS and isinstance(node.func.value, ast.Name) \
+    only = m in api.TENSOR_ONLY_METHODS or api.tensor_only_keyword(m, node)  # x.flatten(end_dim=-2)
+    if only and isinstance(node.func.value, ast.Name) \
             and recv.kind in (UNKNOWN, ANNOTATED) and recv.qualname is None:
         if not ev.conditional:  # evidence only from calls that certainly ran
             ev.evidence.append(node.func.value.id)
         if recv.kind == UNKNOWN:
             recv = recv.with_(kind=TENSOR)
-    elif m in api.TENSOR_ONLY_METHODS and recv.kind == UNKNOWN and recv.qualname is None \
-            and not recv.local_def:
+    elif only and recv.kind == UNKNOWN and recv.qualname is None and not recv.local_def:
         recv = recv.with_(kind=TENSOR)
     if m == "to" and recv.kind == UNKNOWN and recv.qualname is None and to_non_float(ev, node):
         recv = recv.with_(kind=TENSOR)
