@@ -31,13 +31,14 @@ def test_names(src, expected):
 
 
 @pytest.mark.parametrize("src,expected", [
-    # all reaching assignments must be tensors
+    # all reaching assignments must be tensors for the report with a fix; a tensor on some
+    # paths only gets the some-path report, without a fix (test_tensor_on_some_paths_has_no_fix)
     ("""
      import torch
      def f(c, data):
          x = torch.ones(2) if c else data
          return torch.tensor(x)
-     """, []),
+     """, ["TRC101"]),
     ("""
      import torch
      def f(c):
@@ -54,7 +55,7 @@ def test_names(src, expected):
          for d in data:
              torch.tensor(x)
              x = d
-     """, []),
+     """, ["TRC101"]),
     # narrowing in both branches and after early exits
     ("""
      import torch
@@ -149,6 +150,12 @@ def test_names(src, expected):
 ])
 def test_tensor_flow(src, expected):
     assert codes(src) == expected
+
+
+def test_tensor_on_some_paths_has_no_fix():
+    src = "import torch\ndef f(c, data):\n    x = torch.ones(2) if c else data\n    return torch.tensor(x)\n"
+    (finding,) = lint_source(src)
+    assert finding.fix is None and "a tensor on some paths" in finding.message
 
 
 def test_annotations_count_only_when_trusted():

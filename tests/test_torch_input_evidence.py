@@ -92,7 +92,7 @@ KEYWORD_QUIET = [
     "def f(model, wavs):\n    feats = model(wavs).flatten(order='C')\n    return feats.to('cpu').detach()\n",
     "def f(x):\n    m = x.sum(axis=1, keepdims=True)\n    return torch.tensor(x)\n",
     "def f(x):\n    m = x.flatten()\n    return torch.tensor(x)\n",
-    "def f(x, c):\n    if c:\n        x.flatten(start_dim=1)\n    return torch.tensor(x)\n",
+    "def f(x, c):\n    n = x.flatten(start_dim=1) if c else None\n    return torch.tensor(x)\n",
     # a method of the same keyword but another name
     "def f(x):\n    m = x.reduce(keepdim=True)\n    return torch.tensor(x)\n",
 ]
@@ -101,6 +101,12 @@ KEYWORD_QUIET = [
 @pytest.mark.parametrize("body,code", KEYWORD_REPORTED)
 def test_tensor_only_keyword_is_evidence(body, code):
     assert code in [c for c, _ in codes(body)]
+
+
+def test_evidence_in_a_branch_is_a_tensor_on_that_path_only():
+    body = "def f(x, c):\n    if c:\n        x.flatten(start_dim=1)\n    return torch.tensor(x)\n"
+    (finding,) = lint_source(HEAD + body)
+    assert finding.fix is None and "a tensor on some paths" in finding.message
 
 
 @pytest.mark.parametrize("body", KEYWORD_QUIET)

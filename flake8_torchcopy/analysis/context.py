@@ -62,6 +62,10 @@ class Context:
         """A tensor on at least one path here, provably not a tensor on every other."""
         return self.value(node).mixed
 
+    def tensor_on_a_path(self, node: ast.AST) -> bool:
+        """A tensor on at least one path here (the others may be anything)."""
+        return self.value(node).some
+
     def size_args(self, arg_nodes: Sequence[ast.AST]) -> Optional[List[Optional[Mono]]]:
         """The sizes a ``view``/``reshape``/``expand`` call's arguments stand for: one per
         dim, None for ``-1``; None when they cannot be told (``*sizes``, a tensor)."""

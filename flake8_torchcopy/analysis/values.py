@@ -44,7 +44,7 @@ class Value:
     """
 
     __slots__ = ("kind", "qualname", "local_def", "sizes", "strides", "permuted_by", "mono", "elems",
-                 "is_class", "mixed", "item", "mapped", "open_layout", "caveat", "assumes", "array",
+                 "is_class", "mixed", "some", "item", "mapped", "open_layout", "caveat", "assumes", "array",
                  "serial")
 
     def __init__(
@@ -60,6 +60,7 @@ class Value:
         elems: Optional[Tuple["Value", ...]] = None,
         is_class: bool = False,
         mixed: bool = False,
+        some: bool = False,
         item: Optional["Value"] = None,
         mapped: Optional["Value"] = None,
         open_layout: Optional[Tuple[Sizes, Strides]] = None,
@@ -77,6 +78,7 @@ class Value:
         self.elems = elems
         self.is_class = is_class
         self.mixed = mixed and kind == UNKNOWN
+        self.some = (some or mixed) and kind == UNKNOWN
         self.item = item
         self.mapped = mapped
         self.open_layout = open_layout if sizes is None else None
@@ -145,6 +147,7 @@ def join(a: Optional[Value], b: Optional[Value]) -> Value:
         permuted_by=a.permuted_by or b.permuted_by,  # permuted on one path: never assumed contiguous
         mono=a.mono if a.mono is not None and a.mono == b.mono else None,
         mixed=mixed,
+        some=kind == UNKNOWN and (TENSOR in (a.kind, b.kind) or a.some or b.some),
         item=item,
         mapped=join(a.mapped, b.mapped) if a.mapped is not None and b.mapped is not None else None,
         caveat=a.caveat or b.caveat,

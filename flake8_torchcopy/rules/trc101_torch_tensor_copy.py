@@ -67,6 +67,12 @@ class TorchTensorCopy(Rule):
             note="a tensor on one path, a float on the other: reported, no fix",
         ),
         Example(
+            code="import torch\ndef f(self, stop):\n    zero = torch.tensor(0.0)\n"
+            "    w = zero if stop else self.weight\n    return torch.tensor(w)\n",
+            note="a tensor on one path, a value not known on the other: on the first it "
+            "copy-constructs from a tensor whatever the other binds; reported, no fix",
+        ),
+        Example(
             code="import torch\nt = torch.randn(3)\ny = torch.tensor(t)\n",
             fixed="import torch\nt = torch.randn(3)\ny = t.detach().clone()\n",
             verify=("torch.tensor(t)", "t.detach().clone()"),
@@ -112,6 +118,11 @@ class TorchTensorCopy(Rule):
                 ctx.report(self.code, node,
                            f"{t} is a tensor on some paths to torch.tensor({t}) (and not on others): "
                            "there it copy-constructs from a tensor (slower, warns)")
+            elif ctx.tensor_on_a_path(arg):
+                t = short(ctx.text(arg), 24)
+                ctx.report(self.code, node,
+                           f"{t} is a tensor on some paths to torch.tensor({t}): there it "
+                           "copy-constructs from a tensor (slower, warns)")
             return
         kw = keywords(node)
         if kw is None:
