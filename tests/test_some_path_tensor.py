@@ -69,3 +69,31 @@ def test_the_tensor_path_warns():
         warnings.simplefilter("always")
         torch.tensor(torch.tensor(0.0), device="cpu")
     assert any("copy construct from a tensor" in str(w.message) for w in caught)
+
+
+def trc108(body):
+    return [f for f in lint_source(HEAD + textwrap.dedent(body)) if f.code == "TRC108"]
+
+
+TRC108_REPORTED = [
+    # a 0-d tensor on one path, the parameter on the other (monai panoptic_quality's form)
+    "def f(x, c, tp, dev):\n    s = torch.sum(x) if c else x\n    return torch.as_tensor([tp, s], device=dev)\n",
+    "def f(c, v):\n    s = torch.zeros(()) if c else v\n    return torch.tensor([s, 1.0])\n",
+]
+
+TRC108_QUIET = [
+    "def f(c, v, w):\n    s = v if c else w\n    return torch.tensor([1.0, s])\n",
+    "def f(c, v):\n    s = torch.zeros(()) if c else v\n    return torch.tensor([s.item(), 1.0])\n",
+    "def f(c, v):\n    s = torch.zeros(()) if c else v\n    t = float(s)\n    return torch.tensor([t, 1.0])\n",
+]
+
+
+@pytest.mark.parametrize("body", TRC108_REPORTED)
+def test_trc108_some_path_reported_without_fix(body):
+    (finding,) = trc108(body)
+    assert finding.fix is None and "on some paths" in finding.message
+
+
+@pytest.mark.parametrize("body", TRC108_QUIET)
+def test_trc108_some_path_quiet(body):
+    assert trc108(body) == []

@@ -19,7 +19,8 @@ class TensorOfTensors(Rule):
         "`torch.tensor([a, b, ...])` with tensor elements converts each element through "
         "Python scalars: it is slow, works only for 0-d and 1-element tensors, raises for "
         "larger ones, and cuts the autograd graph. `torch.stack` does it in one kernel. A list "
-        "that mixes a tensor with numbers or items not known is reported too, without a fix."
+        "that mixes a tensor with numbers or items not known is reported too, without a fix, and "
+        "so is one with an item that is a tensor on some paths."
     )
     fix_safety = (
         "Unsafe: for 0-d elements `torch.stack([a, b]).detach()` is exact, but 1-element 1-d "
@@ -55,6 +56,11 @@ class TensorOfTensors(Rule):
             note="a tensor among other items: reported, no fix (raises when the tensor has more "
             "than one element, and its graph is cut)",
         ),
+        Example(
+            code="import torch\ndef f(logits, c, v):\n    s = torch.mean(logits) if c else v\n"
+            "    return torch.as_tensor([1, s])\n",
+            note="a tensor on some paths (what the other binds is not known): reported, no fix",
+        ),
     )
 
     def check(self, node: ast.Call, ctx) -> None:
@@ -73,6 +79,14 @@ class TensorOfTensors(Rule):
                            "other items goes through Python scalars: it raises for tensors of "
                            "more than one element and drops their graph; build it from tensors "
                            "with torch.stack or torch.cat")
+                return
+            some = [ctx.text(e) for e, k in zip(lst.elts, kinds)
+                    if k is None and not isinstance(e, ast.Starred) and ctx.tensor_on_a_path(e)]
+            if some:  # a tensor on some paths (the others may be anything): no fix
+                ctx.report(self.code, node,
+                           f"{short(', '.join(some), 30)} {'is a tensor' if len(some) == 1 else 'are tensors'} "
+                           f"on some paths to {q}([...]): there it goes through Python scalars, "
+                           "raises for tensors of more than one element and drops their graph")
             return
         torch = ctx.torch_name()
         fix = None
