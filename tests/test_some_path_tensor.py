@@ -97,3 +97,26 @@ def test_trc108_some_path_reported_without_fix(body):
 @pytest.mark.parametrize("body", TRC108_QUIET)
 def test_trc108_some_path_quiet(body):
     assert trc108(body) == []
+
+
+OTHER_RULES = [
+    ("import copy\ndef f(c, v):\n    x = torch.zeros(3) if c else v\n    return copy.deepcopy(x)\n", "TRC105"),
+    ("def f(c, v):\n    x = torch.zeros(3) if c else v\n    return torch.Tensor(x)\n", "TRC106"),
+]
+OTHER_QUIET = [
+    "import copy\ndef f(c, v, w):\n    x = v if c else w\n    return copy.deepcopy(x)\n",
+    "import copy\ndef f(c, v):\n    x = torch.zeros(3) if c else v\n    return copy.deepcopy([x])\n",
+    "def f(c, v, w):\n    x = v if c else w\n    return torch.Tensor(x)\n",
+]
+
+
+@pytest.mark.parametrize("body,code", OTHER_RULES)
+def test_deepcopy_and_legacy_constructor_some_path(body, code):
+    (finding,) = [f for f in lint_source(HEAD + body) if f.code == code]
+    assert finding.fix is None and "a tensor on some paths" in finding.message
+    assert "(and not on others)" not in finding.message
+
+
+@pytest.mark.parametrize("body", OTHER_QUIET)
+def test_deepcopy_and_legacy_constructor_quiet(body):
+    assert [f.code for f in lint_source(HEAD + body) if f.code in ("TRC105", "TRC106")] == []

@@ -66,6 +66,9 @@ class DeepcopyTensor(Rule):
         Example(code="import copy\nimport torch\ndef f(flag):\n"
                      "    w = torch.zeros(3) if flag else None\n    return copy.deepcopy(w)\n",
                 note="a tensor on one path, None on the other: reported, no fix"),
+        Example(code="import copy\nimport torch\ndef f(c, state):\n"
+                     "    x = torch.zeros(3) if c else state\n    return copy.deepcopy(x)\n",
+                note="a tensor on some paths (what the others bind is not known): reported"),
     )
 
     def check(self, node: ast.Call, ctx) -> None:
@@ -73,11 +76,12 @@ class DeepcopyTensor(Rule):
             return
         arg = node.args[0]
         if ctx.tensor_kind(arg) is None:
-            if ctx.tensor_on_some_path(arg):
+            if ctx.tensor_on_a_path(arg):  # and, when "mixed", provably not on the others
                 t = short(ctx.text(arg), 24)
+                others = " (and not on others)" if ctx.tensor_on_some_path(arg) else ""
                 ctx.report(self.code, node,
-                           f"{t} is a tensor on some paths to copy.deepcopy({t}) (and not on "
-                           "others): there the deepcopy is slow and also copies requires_grad, "
+                           f"{t} is a tensor on some paths to copy.deepcopy({t}){others}"
+                           ": there the deepcopy is slow and also copies requires_grad, "
                            f".grad and the whole storage; use {t}.detach().clone() for tensors")
             return
         t = short(ctx.text(arg), 24)

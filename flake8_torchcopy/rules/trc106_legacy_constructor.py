@@ -39,6 +39,9 @@ class LegacyConstructor(Rule):
         Example(code="import torch\ndef f(data):\n"
                      "    x = torch.ones(2) if data is None else [1.0, 2.0]\n    return torch.Tensor(x)\n",
                 note="a tensor on one path, a list on the other: reported, no fix"),
+        Example(code="import torch\ndef f(c, data):\n"
+                     "    x = torch.zeros(3) if c else data\n    return torch.Tensor(x)\n",
+                note="a tensor on some paths (what the others bind is not known): reported"),
     )
 
     def check(self, node: ast.Call, ctx) -> None:
@@ -48,11 +51,12 @@ class LegacyConstructor(Rule):
         arg = node.args[0]
         ctor = q.replace("torch.", "", 1)
         if ctx.tensor_kind(arg) is None:
-            if ctx.tensor_on_some_path(arg):
+            if ctx.tensor_on_a_path(arg):  # and, when "mixed", provably not on the others
                 t = short(ctx.text(arg), 24)
+                others = " (and not on others)" if ctx.tensor_on_some_path(arg) else ""
                 ctx.report(self.code, node,
-                           f"{t} is a tensor on some paths to torch.{ctor}({t}) (and not on "
-                           f"others): there it does not copy but aliases {t} and keeps its "
+                           f"{t} is a tensor on some paths to torch.{ctor}({t}){others}"
+                           f": there it does not copy but aliases {t} and keeps its "
                            f"autograd graph; use {t}.detach().clone() for a copy")
             return
         t = short(ctx.text(arg), 24)
