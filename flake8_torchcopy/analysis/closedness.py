@@ -80,17 +80,19 @@ def _closed_classes(classes: List[ast.ClassDef]) -> Set[int]:
     for c in classes:
         by_name.setdefault(c.name, []).append(c)
     state: Dict[int, bool] = {}
+    return {id(c) for c in classes if _closed(c, by_name, state)}
 
-    def closed(c: ast.ClassDef) -> bool:
-        if id(c) not in state:
-            state[id(c)] = False  # a cycle (impossible in running code) stays open
-            state[id(c)] = not c.keywords and all(
-                isinstance(b, ast.Name) and (b.id == "object" or len(by_name.get(b.id, ())) == 1
-                                             and closed(by_name[b.id][0]))
-                for b in c.bases)
-        return state[id(c)]
 
-    return {id(c) for c in classes if closed(c)}
+def _closed(c: ast.ClassDef, by_name: Dict[str, List[ast.ClassDef]], state: Dict[int, bool]) -> bool:
+    """Is every ancestor of ``c`` a class of this module (``state``: what is known)?  A
+    module-level function: a nested one calling itself would be a reference cycle."""
+    if id(c) not in state:
+        state[id(c)] = False  # a cycle (impossible in running code) stays open
+        state[id(c)] = not c.keywords and all(
+            isinstance(b, ast.Name) and (b.id == "object" or len(by_name.get(b.id, ())) == 1
+                                         and _closed(by_name[b.id][0], by_name, state))
+            for b in c.bases)
+    return state[id(c)]
 
 
 def _first_line(node: ast.AST) -> int:

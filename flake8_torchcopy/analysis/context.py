@@ -7,6 +7,7 @@ summaries, library knowledge): it asks questions such as :meth:`Context.is_tenso
 from __future__ import annotations
 
 import ast
+import weakref
 from typing import Any, List, Optional, Sequence, Tuple
 
 from . import locallists, numpyish
@@ -20,7 +21,9 @@ class Context:
     """What a rule may ask about the file and the node it is checking."""
 
     def __init__(self, walker) -> None:
-        self._w = walker
+        # a proxy: the walker holds its context, and a cycle would leave the walker and
+        # what it holds (the tree's walked functions) to the garbage collector
+        self._w = weakref.proxy(walker)
         self.source = walker.source
         self.options = walker.options
 

@@ -117,11 +117,13 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
         return None
 
     def _handler(self, table: Dict[type, Optional[Callable]], prefix: str, cls: type):
-        """The ``s_``/``e_`` method for a node class, looked up once per class."""
+        """The ``s_``/``e_`` function for a node class, looked up once per class; called
+        with the walker (unbound: a table of bound methods would make every walker a
+        reference cycle, its tree freed only by the garbage collector)."""
         try:
             return table[cls]
         except KeyError:
-            handler = table[cls] = getattr(self, prefix + cls.__name__, None)
+            handler = table[cls] = getattr(type(self), prefix + cls.__name__, None)
             return handler
 
     # ------------------------------------------------------------- expressions
@@ -132,7 +134,7 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
             self._children(node)
             v = UNKNOWN_VALUE
         else:
-            v = handler(node)
+            v = handler(self, node)
         shape = None
         if cls is ast.Call:
             call = cast(ast.Call, node)

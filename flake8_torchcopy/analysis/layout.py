@@ -192,6 +192,11 @@ def _above_one(ratio: Mono) -> bool:
         and bool(low.powers or low.coef > 1)
 
 
+class _Undecided(Exception):
+    """The layout of an output is not decided (at module level: a class made per call is a
+    reference cycle, freed only by the garbage collector)."""
+
+
 def tensor_iterator(
     operands: Sequence[Tuple[Sizes, Optional[Strides]]],
 ) -> Optional[Tuple[Strides, FrozenSet[Sym]]]:
@@ -248,26 +253,23 @@ def tensor_iterator(
             row[off + i] = ZERO if n.is_one else st
         rows.append((row, is_dense(sizes, strides)))
 
-    class Undecided(Exception):
-        pass
-
     def should_swap(d0: int, d1: int) -> int:
         for entry in rows:
             if entry is None:
-                raise Undecided
+                raise _Undecided
             row, dense = entry
             s0, s1 = row[d0], row[d1]
             if s0.coef == 0 or s1.coef == 0:
                 continue
             order = _order(s0, s1)
             if order is None or order == 0 and not dense:
-                raise Undecided  # a cast (CPU, mixed dtypes) lays a non-dense input out anew
+                raise _Undecided  # a cast (CPU, mixed dtypes) lays a non-dense input out anew
             assumed.update(chain_atoms(s0, s1))
             if order:
                 return order
             shape = _order(out[d0], out[d1])
             if shape is None:
-                raise Undecided
+                raise _Undecided
             if shape > 0:
                 return 1
         return 0
@@ -283,7 +285,7 @@ def tensor_iterator(
                     d1 = d0
                 elif cmp < 0:
                     break
-    except Undecided:
+    except _Undecided:
         return None
     strides_out: List[Mono] = [ONE] * ndim
     acc = ONE

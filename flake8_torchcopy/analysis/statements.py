@@ -76,7 +76,7 @@ class StatementWalker(Evaluator):
         if handler is None:
             self._children(s)
             return False
-        result = handler(s)
+        result = handler(self, s)
         if self.raised:  # inside a `try` body: a handler may start from here
             self.raised[-1] = self.join_envs([self.raised[-1], self.env])
         if self.evidence:

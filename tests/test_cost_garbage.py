@@ -1,0 +1,65 @@
+"""The lint of a file leaves no reference cycles behind: its tree and the walker's tables
+are freed as soon as the lint returns, not by Python's garbage collector (which would
+otherwise traverse them, and flake8's own objects, in every collection until then)."""
+import gc
+from pathlib import Path
+
+from flake8_torchcopy import lint_source
+
+ROOT = Path(__file__).resolve().parent.parent
+
+USER = """
+import torch
+from ..helpers import make
+
+
+class Base:
+    pass
+
+
+class Child(Base):
+    def forward(self, x):
+        y = torch.tensor(make(3))
+        return x.permute(1, 0).view(-1), y.clone().detach()
+"""
+HELPER = """
+import torch
+
+
+def make(n):
+    return torch.zeros(n).float()
+
+
+def walked(n):
+    t = torch.ones(n)
+    return t
+"""
+
+
+def _garbage_after(source: str, path: str) -> int:
+    lint_source(source, path)  # warm the per-process caches
+    gc.collect()
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        lint_source(source, path)
+        return gc.collect()
+    finally:
+        if was:
+            gc.enable()
+
+
+def test_no_cycles_left_by_a_lint():
+    path = ROOT / "examples" / "metrics.py"
+    assert _garbage_after(path.read_text(), str(path)) == 0
+
+
+def test_no_cycles_left_by_cross_module_summaries(tmp_path):
+    for name, text in {"app/__init__.py": "", "app/sub/__init__.py": "", "app/helpers.py": HELPER,
+                       "app/sub/user.py": USER}.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    user = tmp_path / "app" / "sub" / "user.py"
+    found = lint_source(user.read_text(), str(user))
+    assert any(f.code == "TRC101" for f in found)  # the summaries were asked
+    assert _garbage_after(user.read_text(), str(user)) == 0
