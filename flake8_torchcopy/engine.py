@@ -98,6 +98,7 @@ def lint_source(
     not parse.  ``# noqa`` comments are not applied here: flake8 applies them for
     the plugin, and :mod:`flake8_torchcopy.cli.noqa` for the CLI.
     """
+    from .analysis.project import release_trees
     from .rule_runner import run_rules
 
     candidates = ALL_RULES if rules is None else tuple(rules)
@@ -115,6 +116,10 @@ def lint_source(
             raise TooDeep(f"the code is nested {levels} levels deep, more than the analysis "
                           f"handles ({MAX_LEVELS})") from None
         findings = deep_call(levels, run_rules, source, tree, active, options, path)
+    finally:
+        # the other modules' trees the summaries kept while this file asked about them
+        # (kept between files, every garbage collection would traverse them)
+        release_trees()
     findings.sort(key=lambda f: (f.line, f.col, f.code))
     return findings
 

@@ -19,6 +19,7 @@ import threading
 from bisect import bisect_right
 from collections import OrderedDict
 from contextlib import contextmanager
+from itertools import accumulate
 from typing import Any, Callable, Iterator, List, Optional, TypeVar
 
 T = TypeVar("T")
@@ -43,7 +44,11 @@ def word_offsets(text: str, word: str) -> Iterator[int]:
 
 def line_starts(source: str) -> List[int]:
     """Offset of the first character of each line, as Python counts lines."""
-    return [0] + [m.end() for m in LINE_BREAK.finditer(source)]
+    if "\r" in source:
+        return [0] + [m.end() for m in LINE_BREAK.finditer(source)]
+    lines = source.split("\n")
+    lines.pop()  # what follows the last break starts no further line
+    return [0, *accumulate(len(line) + 1 for line in lines)]
 
 
 def split_lines(source: str) -> List[str]:
@@ -68,8 +73,15 @@ class SourceIndex:
 
     def __init__(self, source: str) -> None:
         self.source = source
-        self._starts: List[int] = line_starts(source)
+        self._lines: Optional[List[int]] = None  # line_starts(source), when first needed
         self._ascii = source.isascii()
+
+    @property
+    def _starts(self) -> List[int]:
+        """The offsets of the lines, found when first asked (many files index nothing)."""
+        if self._lines is None:
+            self._lines = line_starts(self.source)
+        return self._lines
 
     def offset(self, line: int, byte_col: int) -> int:
         start = self._starts[line - 1]

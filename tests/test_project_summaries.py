@@ -229,7 +229,8 @@ def fresh() -> None:
     """Forget everything the summaries remember (as a new process would)."""
     from flake8_torchcopy.analysis import project as p
 
-    for cache in (p._PARSED, p._RESOLVED, p._TEXTS, p._WORDS, p._LIVE, p._PROJECTS, p._PACKAGES, p._LEAVES):
+    for cache in (p._PARSED, p._RESOLVED, p._TEXTS, p._WORDS, p._LIVE, p._PROJECTS, p._PACKAGES, p._LEAVES,
+                  p._FILES):
         cache.clear()
 
 

@@ -182,6 +182,13 @@ def _live(module: _Module, tree: Optional[ast.Module] = None) -> _Live:
     return live
 
 
+def release_trees() -> None:
+    """Let the live trees go (the lint of a file is over: the next file mostly asks about
+    other modules, and trees kept between files cost every garbage collection a walk of
+    them).  What was decided on them is kept."""
+    _LIVE.clear()
+
+
 class _Frame:
     """A function being decided: the modules (path -> version) its answer read, and the
     longest chain of decisions it opened (itself included)."""
@@ -450,11 +457,14 @@ def _may_bind(path: str, text: str, name: str) -> bool:
     no name once (:func:`~.returns.bound_once`: the parse would say no to every name)."""
     known = _WORDS.get(path)
     if known is None or known[0] is not text:
-        defs = set(_DEF_TEXT.findall(text))
-        words = {w for m in _IMPORT_TEXT.finditer(text) for w in re.findall(r"\w+", m.group(0))}
-        known = _WORDS[path] = [text, defs, words, None]
-    if not _binds(text, name, known[1]) and name not in known[2]:
-        return False
+        known = _WORDS[path] = [text, set(_DEF_TEXT.findall(text)), None, None]
+    if not _binds(text, name, known[1]):
+        if name not in text:
+            return False  # not even the word: no import of it either
+        if known[2] is None:
+            known[2] = {w for m in _IMPORT_TEXT.finditer(text) for w in re.findall(r"\w+", m.group(0))}
+        if name not in known[2]:
+            return False
     if known[3] is None:
         known[3] = _dynamic(text)
     return not known[3]
@@ -489,6 +499,48 @@ def _binds(text: str, name: str, defs: Set[str]) -> bool:
     return False
 
 
+#: values a ``return`` can hand back that are never a tensor
+_NOT_TENSOR = (ast.Constant, ast.List, ast.Tuple, ast.Dict, ast.Set, ast.ListComp, ast.SetComp,
+               ast.DictComp, ast.GeneratorExp, ast.JoinedStr, ast.Lambda)
+
+
+def _def_says_no(text: str, name: str) -> bool:
+    """Does the one ``def name(`` at the module's top level (column 0), parsed alone, show
+    that no call of it is a tensor: decorated, ``async``, a generator, not ending in a
+    ``return``, or with a ``return`` of nothing, a constant or a display?  (The module is
+    then not parsed.)  False where it cannot tell: no such ``def`` or more than one, or its
+    text does not parse alone."""
+    found = [m.start() for m in re.finditer(r"^(?:async[ \t]+)?def[ \t]+" + re.escape(name) + r"[ \t]*\(", text, re.M)]
+    if len(found) != 1:
+        return False
+    start = found[0]
+    before = text[:start].rstrip()
+    if before[before.rfind("\n") + 1:].startswith("@"):
+        return True  # decorated
+    end = _TOP_LEVEL_LINE.search(text, start + 1)
+    try:
+        tree = ast.parse(text[start:end.start() if end else len(text)])
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    if len(tree.body) != 1 or not isinstance(tree.body[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    func = tree.body[0]
+    if not _structure_returns(func):
+        return True
+    stack: List[ast.AST] = list(func.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Return) and (node.value is None or isinstance(node.value, _NOT_TENSOR)):
+            return True
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            stack.extend(ast.iter_child_nodes(node))
+    return False
+
+
+#: a line that starts a statement at the module's top level (the end of a ``def`` there)
+_TOP_LEVEL_LINE = re.compile(r"^[^ \t\r\n\f#)\]}]", re.M)
+
+
 def _may_rebind(text: str, name: str) -> bool:
     """A quick test of a package ``__init__``'s text: may it bind ``name`` (the word occurs,
     or a star import, or a form that binds unseen)?"""
@@ -520,16 +572,25 @@ def package_of(directory: str) -> Optional[Tuple[str, str]]:
 
 def _file_of(root: str, dotted: str) -> Optional[str]:
     """The file of module ``dotted`` under ``root``: ``a/b/__init__.py`` or ``a/b.py``, every
-    package on the way a regular one (with an ``__init__.py``)."""
+    package on the way a regular one (with an ``__init__.py``).  Remembered per process
+    (a file that appears or goes while the process runs is not seen)."""
+    key = (root, dotted)
+    if key in _FILES:
+        return _FILES[key]
     parts = dotted.split(".")
     base = os.path.join(root, *parts)
-    for i in range(1, len(parts)):
-        if not os.path.isfile(os.path.join(root, *parts[:i], "__init__.py")):
-            return None
-    init = os.path.join(base, "__init__.py")
-    if os.path.isfile(init):
-        return init
-    return base + ".py" if os.path.isfile(base + ".py") else None
+    found: Optional[str] = None
+    if len(parts) == 1 or _file_of(root, ".".join(parts[:-1])) == os.path.join(root, *parts[:-1], "__init__.py"):
+        init = os.path.join(base, "__init__.py")
+        if os.path.isfile(init):
+            found = init
+        elif os.path.isfile(base + ".py"):
+            found = base + ".py"
+    _FILES[key] = found
+    return found
+
+
+_FILES: Dict[Tuple[str, str], Optional[str]] = {}
 
 
 class Project:
@@ -630,11 +691,13 @@ def _defining(root: str, module: str, name: str, depth: int,
     if path is None:
         return None, 1
     key = (path, _stat_key(path), name)
+    if _STACK:  # the answer being decided rests on this file as it is now
+        _STACK[-1].reads[path] = key[1]
     hit = _RESOLVED.get(key)
     if hit is not None and hit[1] <= depth:  # found in as many modules as are left to look in
         return hit
     text = _text(path)
-    if text is None or not _may_bind(path, text, name):
+    if text is None or not _may_bind(path, text, name) or _def_says_no(text, name):
         _RESOLVED[key] = (None, 1)
         return None, 1  # the text alone says no: the file is not parsed
     cuts = _CUTS[0]
