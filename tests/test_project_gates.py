@@ -1,4 +1,4 @@
-"""The text gates of the cross-module summaries (analysis/project.py): a module is not
+"""The text gates of the cross-module summaries (analysis/projecttext.py): a module is not
 parsed where its text alone shows the asked function is no tensor maker, and an answer
 that such a text read says no to is read again when that text changes."""
 import textwrap
@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from flake8_torchcopy import lint_source
-from flake8_torchcopy.analysis import project as p
+from flake8_torchcopy.analysis import projectdisk
 
 
 def _write(root: Path, files: dict) -> Path:
@@ -38,7 +38,8 @@ USER = "import torch\nfrom .helpers import make\nt = torch.tensor(make(3))\n"
 def test_the_def_alone_says_no_and_the_module_is_not_parsed(tmp_path, helper):
     user = _write(tmp_path, {"app/__init__.py": "", "app/helpers.py": helper, "app/user.py": USER})
     assert _reports(user) == []
-    assert str(tmp_path / "app" / "helpers.py") not in p._PARSED
+    file = projectdisk._VERSIONS[str(tmp_path / "app" / "helpers.py")]
+    assert file.module is projectdisk.UNPARSED
 
 
 @pytest.mark.parametrize("helper", [

@@ -17,6 +17,8 @@ import pytest
 
 from flake8_torchcopy import lint_source
 
+ROOT = Path(__file__).resolve().parent.parent
+
 HELPER = """
 import torch
 import numpy as np
@@ -229,25 +231,23 @@ def fresh() -> None:
     """Forget everything the summaries remember (as a new process would)."""
     from flake8_torchcopy.analysis import project as p
 
-    for cache in (p._PARSED, p._RESOLVED, p._TEXTS, p._WORDS, p._LIVE, p._PROJECTS, p._PACKAGES, p._LEAVES,
-                  p._FILES):
-        cache.clear()
+    p.forget()
 
 
 def test_only_the_functions_asked_about_are_decided(tmp_path, monkeypatch):
     """A module asked about twice is parsed once, and only the asked function is decided
     (once: the second file's question is answered from memory)."""
-    from flake8_torchcopy.analysis import project as p
+    from flake8_torchcopy.analysis import projectdisk, projectmodule
 
     extra = {"app/sub/other.py": "import torch\nfrom ..helpers import make\nu = torch.tensor(make(2))\n"}
     user_py = project(tmp_path, "from ..helpers import make\nt = torch.tensor(make(3))\n", extra)
     decided = []
-    original = p._Module.decide
-    monkeypatch.setattr(p._Module, "decide", lambda self, name: decided.append(name) or original(self, name))
+    original = projectmodule.Module.decide
+    monkeypatch.setattr(projectmodule.Module, "decide", lambda self, name: decided.append(name) or original(self, name))
     assert len(found(user_py)) == 1
     assert len(found(tmp_path / "app" / "sub" / "other.py")) == 1
     assert decided == ["make"]
-    helpers = p._PARSED[str(tmp_path / "app" / "helpers.py")][1]
+    helpers = projectdisk._VERSIONS[str(tmp_path / "app" / "helpers.py")].module
     assert helpers is not None and set(helpers.decided) == {"make"}
     assert helpers.candidates == {"make", "sometimes", "shadowed"}  # falls_off may end without a return
 
@@ -299,11 +299,14 @@ def test_order_of_files_does_not_change_the_answers(tmp_path):
 
 
 def test_the_quick_dynamic_test_is_the_pattern():
-    """``project._dynamic`` splits ``returns._RETURN_DYNAMIC_RE``; they must stay one."""
-    from flake8_torchcopy.analysis import project as p
-    from flake8_torchcopy.analysis.returns import _RETURN_DYNAMIC_RE
+    """``returns.dynamic_text`` answers as ``returns._RETURN_DYNAMIC_RE`` does (its quick
+    form, one alternative at a time): on each form, near misses, and real modules."""
+    from flake8_torchcopy.analysis.returns import _RETURN_DYNAMIC_RE, dynamic_text
 
-    assert "|".join(part.pattern for _, part in p._DYNAMIC_PARTS) == _RETURN_DYNAMIC_RE.pattern
-    for text in ("exec(x)", "a.exec(x)", "import sys\nsys .\n modules", "from x import modules",
-                 "vars()", "varsity", "d.__dict__", "import importlib", "x = 1\n", HELPER):
-        assert p._dynamic(text) == bool(_RETURN_DYNAMIC_RE.search(text)), text
+    texts = ["exec(x)", "a.exec(x)", "xexec(1)", "_eval(1)", "eval", "import sys\nsys .\n modules",
+             "from x import modules", "from x import (a,\n modules)", "import x; modules", "importmodules",
+             "modules = import_", "vars()", "varsity", "_vars", "évars", "locals_", "globals()",
+             "__builtins__", "builtins", "d.__dict__", "import importlib", "importlib_x", "x = 1\n", HELPER]
+    texts += [path.read_text(encoding="utf-8") for path in sorted(ROOT.glob("flake8_torchcopy/**/*.py"))]
+    for text in texts:
+        assert dynamic_text(text) == bool(_RETURN_DYNAMIC_RE.search(text)), text[:80]

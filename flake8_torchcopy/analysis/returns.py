@@ -31,6 +31,32 @@ _RETURN_DYNAMIC_RE = re.compile(
     r"(?<![.\w])(?:exec|eval)\b|\bglobals\b|\blocals\b|\bvars\b|\bbuiltins\b|__builtins__|__import__"
     r"|import_module|\bimportlib\b|sys\s*\.\s*modules|\bimport\b[^\n]*\bmodules\b|__dict__")
 
+#: :data:`_RETURN_DYNAMIC_RE`, one alternative at a time, each after a word it cannot match
+#: without, and written to start with that word (a pattern that starts with a literal is
+#: searched for as a literal; one that starts with ``\b`` or a lookbehind is tried at every
+#: position): :func:`dynamic_text`
+_DYNAMIC_PARTS = tuple((word, re.compile(part)) for word, part in (
+    ("exec", r"exec\b(?<![.\w]exec)"), ("eval", r"eval\b(?<![.\w]eval)"),
+    ("globals", r"globals\b(?<!\wglobals)"), ("locals", r"locals\b(?<!\wlocals)"),
+    ("vars", r"vars\b(?<!\wvars)"), ("builtins", r"builtins\b(?<!\wbuiltins)"),
+    ("__builtins__", r"__builtins__"), ("__import__", r"__import__"),
+    ("import_module", r"import_module"), ("importlib", r"importlib\b(?<!\wimportlib)"),
+    ("modules", r"sys\s*\.\s*modules"), ("__dict__", r"__dict__")))
+_MODULES_WORD = re.compile(r"modules\b(?<!\wmodules)")
+_IMPORT_WORD = re.compile(r"\bimport\b")
+
+
+def dynamic_text(text: str) -> bool:
+    """``bool(_RETURN_DYNAMIC_RE.search(text))``, many times faster."""
+    if any(word in text and part.search(text) for word, part in _DYNAMIC_PARTS):
+        return True
+    if "modules" in text and "import" in text:  # `\bimport\b[^\n]*\bmodules\b`
+        for m in _MODULES_WORD.finditer(text):
+            line = text.rfind("\n", 0, m.start()) + 1
+            if _IMPORT_WORD.search(text, line, m.start()):
+                return True
+    return False
+
 
 class ModuleNames:
     """How often the module's scope binds each name (``def``, ``class``, assignment and
@@ -83,10 +109,10 @@ class ModuleNames:
             elif getattr(ast, "TypeAlias", None) is t:
                 self.bindings[node.name.id] += 1  # type: ignore[attr-defined]
             stack.extend(ast.iter_child_nodes(node))
-        if source is None or _GLOBAL_RE.search(source):
+        if source is None or "global" in source and _GLOBAL_RE.search(source):
             self.globals = {n for node in _all_statements(tree) if isinstance(node, ast.Global) for n in node.names}
         if source is not None:
-            self.dynamic = bool(_RETURN_DYNAMIC_RE.search(source))
+            self.dynamic = dynamic_text(source)
         else:
             self.dynamic = self.dynamic or any(
                 isinstance(n, ast.Name) and n.id in _RETURN_DYNAMIC_NAMES

@@ -1,0 +1,79 @@
+"""The data-flow walker run on another module's function, for the cross-module summaries.
+
+:func:`walker_of` walks a module's body once (the environment its functions see) with
+:class:`~.flow.FlowWalker`, walking no function unless asked; :meth:`returns_tensor` then
+walks one function, recording what each of its ``return`` statements evaluates to, and
+says whether every one is a tensor (its parameters unknown).  The class is made when first
+needed: flow imports exprs, which imports the summaries.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Any, List, Optional
+
+from .values import TENSOR, Value
+
+_RETURN_WALKER: Optional[Any] = None
+
+
+def _return_walker_class() -> Any:
+    """:class:`~.flow.FlowWalker`, walking no function unless asked, recording what each
+    ``return`` of the function asked about evaluates to (every time it is walked)."""
+    global _RETURN_WALKER
+    if _RETURN_WALKER is not None:
+        return _RETURN_WALKER
+    from .flow import FlowWalker  # flow imports exprs, which imports the summaries
+
+    class ReturnWalker(FlowWalker):
+        target: Optional[ast.AST] = None
+        function_of: Optional[int] = None
+        returned: List[Optional[Value]] = []  # set per walk (returns_tensor)
+
+        def may_match(self, node: ast.AST) -> bool:
+            return node is self.target
+
+        def s_Return(self, s):
+            out = super().s_Return(s)
+            if self.target is not None and self.function_of == id(self.target):
+                self.returned.append(self.cache.get(id(s.value)) if s.value is not None else None)
+            return out
+
+        def function(self, func, outer, jit) -> None:
+            saved = self.function_of
+            self.function_of = id(func)
+            try:
+                super().function(func, outer, jit)
+            finally:
+                self.function_of = saved
+
+        def returns_tensor(self, func: ast.AST) -> bool:
+            entry = self.walked.get(id(func))
+            if entry is None:
+                return False
+            self.target, self.returned, self.deferred = func, [], []
+            try:
+                self.function(func, entry[1], entry[2])
+            except RecursionError:
+                return False
+            finally:
+                self.target, self.deferred = None, []
+            return bool(self.returned) and all(v is not None and v.kind == TENSOR for v in self.returned)
+
+    _RETURN_WALKER = ReturnWalker
+    return ReturnWalker
+
+
+def walker_of(source: str, path: str, tree: ast.Module) -> Any:
+    """A walker of the module (``source``, parsed: ``tree``) that has walked its body and
+    recorded its functions, ready for ``returns_tensor(func)``."""
+    from ..engine import DEFAULT_OPTIONS
+    from .visitor import NO_VISITOR
+
+    w = _return_walker_class()(source, tree, NO_VISITOR, DEFAULT_OPTIONS)
+    w.path = path
+    w.returned = []
+    try:
+        w.run()  # the module body; functions are only recorded (may_match is False)
+    except RecursionError:
+        w.walked = {}
+    return w
