@@ -58,7 +58,7 @@ def _lines_of(source: Optional[str], words) -> Optional[List[int]]:
         text = source if source.isascii() else unicodedata.normalize("NFKC", source)
         _STARTS[:] = [source, text, line_starts(text)]
     text, starts = _STARTS[1], _STARTS[2]
-    found = set()
+    found: Set[int] = set()
     for w in set(words):
         found.update(bisect.bisect_right(starts, i) for i in word_offsets(text, w))
     return sorted(found)

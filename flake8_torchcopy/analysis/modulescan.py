@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Dict, Iterator, List, Optional
+from typing import Dict, Iterator, List, Optional, Set
 
 
 def may_store_dynamically(source: str) -> bool:
@@ -112,10 +112,10 @@ def _same_import(whats: List[Optional[str]]) -> bool:
     return whats[0] is not None and all(w == whats[0] for w in whats)
 
 
-def _optional_import_fallbacks(tree: ast.AST) -> set:
-    """``name = None`` in an ``except ImportError`` handler: the optional-dependency idiom
+def _optional_import_fallbacks(tree: ast.AST) -> Set[int]:
+    """``id()`` of each ``name = None`` in an ``except ImportError`` handler: the optional-dependency idiom
     (where the import failed, every use of the name fails as it did), not a rebinding."""
-    out = set()
+    out: Set[int] = set()
     for node in _statements(tree, False):
         if not isinstance(node, ast.Try):
             continue
