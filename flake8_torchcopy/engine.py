@@ -21,8 +21,11 @@ up to :data:`MAX_LEVELS` levels; deeper ones raise :class:`TooDeep`.
 from __future__ import annotations
 
 import ast
+import gc
+import threading
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Callable, Iterable, List, Optional, Sequence, Tuple
+from typing import Callable, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from .finding import Finding
 from .rules import ALL_RULES, Rule
@@ -84,6 +87,38 @@ class _WordsIn(dict):
         return found
 
 
+#: objects allocated between two collections of the youngest generation while a file is
+#: analysed (Python's default is 700)
+GC_YOUNG_THRESHOLD = 10_000
+_gc_lock = threading.Lock()
+_gc_depth = [0]  # lints under way
+_gc_saved: List[Tuple[int, ...]] = []  # the setting before the outermost one began
+
+
+@contextmanager
+def _fewer_collections() -> Iterator[None]:
+    """Collect the youngest generation less often while a file is analysed, as it was
+    before afterwards.  The analysis allocates millions of short-lived objects and leaves
+    no reference cycles (each is freed when its count drops); at Python's default every
+    700 allocations start a collection, and every tenth of those the next generation,
+    which walk what is alive -- the tree, the walker's tables, the caller's own objects --
+    each time: on torch's sources about 1.5 s of a 10.5 s lint, 0.4 s with this.  Nested
+    and concurrent lints (threads) share one setting: the outermost restores it."""
+    with _gc_lock:
+        if not _gc_depth[0]:
+            young, *older = saved = gc.get_threshold()
+            _gc_saved.append(saved)
+            gc.set_threshold(max(young, GC_YOUNG_THRESHOLD), *older)
+        _gc_depth[0] += 1
+    try:
+        yield
+    finally:
+        with _gc_lock:
+            _gc_depth[0] -= 1
+            if not _gc_depth[0]:
+                gc.set_threshold(*_gc_saved.pop())
+
+
 def lint_source(
     source: str,
     path: Optional[str] = None,
@@ -106,20 +141,21 @@ def lint_source(
     active = [r for r in candidates if r.may_match(present)]
     if not active:
         return []
-    if tree is None:
-        tree = parse_python(source, path or "<unknown>")
-    try:
-        findings = run_rules(source, tree, active, options, path)
-    except RecursionError:
-        levels = nesting_depth(tree)
-        if levels > MAX_LEVELS:
-            raise TooDeep(f"the code is nested {levels} levels deep, more than the analysis "
-                          f"handles ({MAX_LEVELS})") from None
-        findings = deep_call(levels, run_rules, source, tree, active, options, path)
-    finally:
-        # the other modules' trees the summaries kept while this file asked about them
-        # (kept between files, every garbage collection would traverse them)
-        release_trees()
+    with _fewer_collections():
+        if tree is None:
+            tree = parse_python(source, path or "<unknown>")
+        try:
+            findings = run_rules(source, tree, active, options, path)
+        except RecursionError:
+            levels = nesting_depth(tree)
+            if levels > MAX_LEVELS:
+                raise TooDeep(f"the code is nested {levels} levels deep, more than the analysis "
+                              f"handles ({MAX_LEVELS})") from None
+            findings = deep_call(levels, run_rules, source, tree, active, options, path)
+        finally:
+            # the other modules' trees the summaries kept while this file asked about them
+            # (kept between files, every garbage collection would traverse them)
+            release_trees()
     findings.sort(key=lambda f: (f.line, f.col, f.code))
     return findings
 

@@ -63,3 +63,33 @@ def test_no_cycles_left_by_cross_module_summaries(tmp_path):
     found = lint_source(user.read_text(), str(user))
     assert any(f.code == "TRC101" for f in found)  # the summaries were asked
     assert _garbage_after(user.read_text(), str(user)) == 0
+
+
+def test_fewer_collections_while_a_file_is_analysed_and_restored_after(monkeypatch):
+    """The youngest generation is collected less often during the analysis only: the
+    caller's setting (flake8's process) is back afterwards, also when the source does not
+    parse, and a lint nested in another keeps the outer one's setting."""
+    import pytest
+
+    import flake8_torchcopy.rule_runner as runner
+    from flake8_torchcopy import engine
+
+    seen = []
+    original = runner.run_rules
+
+    def spy(*args, **kwargs):
+        seen.append(gc.get_threshold())
+        if len(seen) == 1:  # a lint inside a lint (the verifier's probe, fix rounds)
+            lint_source("import torch\nx = torch.tensor(torch.ones(2))\n")
+            seen.append(gc.get_threshold())
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(runner, "run_rules", spy)
+    before = gc.get_threshold()
+    lint_source("import torch\nx = torch.tensor(torch.ones(2))\n")
+    assert gc.get_threshold() == before
+    assert seen[0][0] == max(before[0], engine.GC_YOUNG_THRESHOLD) and seen[0][1:] == before[1:]
+    assert seen[1] == seen[2] == seen[0]
+    with pytest.raises(SyntaxError):
+        lint_source("import torch\nx = torch.tensor(\n")
+    assert gc.get_threshold() == before
