@@ -96,7 +96,7 @@ _gc_saved: List[Tuple[int, ...]] = []  # the setting before the outermost one be
 
 
 @contextmanager
-def _fewer_collections() -> Iterator[None]:
+def fewer_collections() -> Iterator[None]:
     """Collect the youngest generation less often while a file is analysed, as it was
     before afterwards.  The analysis allocates millions of short-lived objects and leaves
     no reference cycles (each is freed when its count drops); at Python's default every
@@ -141,7 +141,7 @@ def lint_source(
     active = [r for r in candidates if r.may_match(present)]
     if not active:
         return []
-    with _fewer_collections():
+    with fewer_collections():
         if tree is None:
             tree = parse_python(source, path or "<unknown>")
         try:

@@ -9,7 +9,7 @@ import difflib
 import warnings
 from typing import Dict, List, Optional, Tuple
 
-from ..engine import TooDeep, fix_rounds, lint_source
+from ..engine import TooDeep, fewer_collections, fix_rounds, lint_source
 from ..finding import Finding, FixRefused
 from ..source import compile_python, split_after_lf
 from . import files, noqa
@@ -166,7 +166,8 @@ def process_path(path: str, explicit: bool, settings: Settings) -> FileResult:
     """Read, lint/fix and (in fix mode) write one file.  Never raises."""
     try:
         data = files.read_bytes(path)
-        result = process_data(data, path, settings, explicit)
+        with fewer_collections():  # the parse too, not only the analysis (engine)
+            result = process_data(data, path, settings, explicit)
         if result.changed and result.output is not None and settings.mode in ("fix", "add-noqa"):
             try:
                 files.write_file(path, result.output, data)
