@@ -111,12 +111,13 @@ def parameter_seeds(sites: CallSites, passed: Dict[int, Dict[str, Value]]) -> Di
     by_func: Dict[int, ClosedFunction] = {id(c.node): c for c in sites.calls.values()}
     out: Dict[int, Dict[str, Value]] = {}
     for key, c in by_func.items():
-        records = [passed.get(id(call)) for call in c.calls]
-        if any(r is None for r in records):
+        maybe = [passed.get(id(call)) for call in c.calls]
+        records = [r for r in maybe if r is not None]
+        if len(records) != len(maybe):
             continue
         params: Dict[str, Value] = {}
         for p in c.params:
-            values = [r[p] for r in records if p in r]  # type: ignore[index]
+            values = [r[p] for r in records if p in r]
             if not values:
                 continue
             v = values[0]

@@ -26,12 +26,13 @@ from __future__ import annotations
 import ast
 import bisect
 import unicodedata
-from typing import Callable, Dict, List, Optional, Set, Tuple
+from typing import Callable, Dict, List, Optional, Set, Tuple, Union, cast
 
 from ..source import SourceIndex, word_offsets
 from .callsites import BLOCK_FIELDS, NO_CALLSITES, CallSites, ClosedFunction
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
+FuncDef = Union[ast.FunctionDef, ast.AsyncFunctionDef]
 
 
 _DEFS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
@@ -133,9 +134,10 @@ def closed_functions(tree: ast.AST, idx: SourceIndex, may_match: Callable[[ast.A
     cands: Dict[str, List[Tuple[ast.AST, Optional[ast.AST]]]] = {}
     defs, classes = _candidate_defs(tree, may_match, methods="def _" in source)  # private methods need it
     closed_classes: Optional[Set[int]] = None
-    for func, owner in defs:
-        a = func.args  # type: ignore[attr-defined]
-        name = func.name  # type: ignore[attr-defined]
+    for node, owner in defs:
+        func = cast(FuncDef, node)  # _candidate_defs yields only function definitions
+        a = func.args
+        name = func.name
         private = name.startswith("_") and "__" not in name  # `_C__h` is what `__h` means in class C
         if isinstance(owner, ast.ClassDef):
             if func.decorator_list or not private or len(a.posonlyargs + a.args) + len(a.kwonlyargs) < 2 \
@@ -145,7 +147,7 @@ def closed_functions(tree: ast.AST, idx: SourceIndex, may_match: Callable[[ast.A
                 closed_classes = _closed_classes(classes)
             if id(owner) not in closed_classes and not public:
                 continue  # a base class from elsewhere may call it (a hook)
-        elif func.decorator_list or not (a.args or a.posonlyargs or a.kwonlyargs):  # type: ignore[attr-defined]
+        elif func.decorator_list or not (a.args or a.posonlyargs or a.kwonlyargs):
             continue
         elif owner is None and not public and not private:
             continue  # a public module-level function is API
@@ -234,9 +236,11 @@ def _called_only(source: str, names: Dict[str, Tuple[ast.AST, Optional[ast.AST]]
     return kept, offsets
 
 
-def _inside(node: ast.AST, outer: ast.AST) -> bool:
+def _inside(node: ast.expr, owner: ast.AST) -> bool:
+    outer = cast(ast.stmt, owner)  # a class or function definition
     return (outer.lineno, outer.col_offset) <= (node.lineno, node.col_offset) \
-        and (node.end_lineno, node.end_col_offset) <= (outer.end_lineno, outer.end_col_offset)  # type: ignore[attr-defined]
+        and (node.end_lineno or 0, node.end_col_offset or 0) \
+        <= (outer.end_lineno or 0, outer.end_col_offset or 0)
 
 
 def _check_closed_calls(tree: ast.AST, idx: SourceIndex,

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from itertools import chain, combinations
-from typing import FrozenSet, List, Optional, Sequence, Tuple
+from typing import FrozenSet, List, Optional, Sequence, Tuple, cast
 
 from .layout import contiguous_strides, has_zero
 from .symbolic import ONE, Mono, Quotient, Rest, Sym, chain_atoms, product
@@ -223,17 +223,23 @@ def _rescues(sizes: Sequence[Mono], strides: Sequence[Mono], resolved: Sequence[
         for subset in combinations(symbols, size):
             if any(set(r) <= set(subset) for r in found):
                 continue
-            monos: Optional[List[Mono]] = list(chain(sizes, strides, resolved))
-            for sym in subset:
-                monos = [m.subst_one(sym) for m in monos]  # type: ignore[union-attr]
-                if None in monos:
-                    break
+            monos = _subst_ones(list(chain(sizes, strides, resolved)), subset)
             n, r = len(sizes), len(sizes) + len(strides)
-            if None in monos or _impossible(monos[:n] + monos[r:]):  # type: ignore[index]
+            if monos is None or _impossible(monos[:n] + monos[r:]):
                 continue
-            if _check(monos[:n], monos[n:r], monos[r:])[0] != ILLEGAL:  # type: ignore[index]
+            if _check(monos[:n], monos[n:r], monos[r:])[0] != ILLEGAL:
                 found.append(subset)
     return found
+
+
+def _subst_ones(monos: List[Mono], syms: Sequence[Sym]) -> Optional[List[Mono]]:
+    """``monos`` with every symbol of ``syms`` set to 1; None on a division by zero."""
+    for sym in syms:
+        out = [m.subst_one(sym) for m in monos]
+        if any(m is None for m in out):
+            return None
+        monos = cast(List[Mono], out)
+    return monos
 
 
 def view_verdict(
