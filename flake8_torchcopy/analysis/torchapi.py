@@ -134,6 +134,8 @@ DTYPE_NAMES = frozenset(
     float32 float64 float16 bfloat16 int64 int32 int16 int8 uint8 uint16 uint32 uint64 bool
     complex64 complex128 complex32 float half double long int short cfloat cdouble chalf
     float8_e4m3fn float8_e5m2 float8_e4m3fnuz float8_e5m2fnuz qint8 quint8 qint32
+    float8_e8m0fnu float4_e2m1fn_x2 quint4x2 quint2x4 bits1x8 bits2x4 bits4x2 bits8 bits16
+    int1 int2 int3 int4 int5 int6 int7 uint1 uint2 uint3 uint4 uint5 uint6 uint7 bit
     """.split()
 )
 
