@@ -7,6 +7,9 @@ among them, which torch treats as stride-free), a view the analysis decides lega
 raise, one it reports must raise unless one of the sizes it names is 1.  The analysis is read
 through the census's hook (:func:`viewlegality.view_verdict` as :mod:`.views` calls it).
 """
+import itertools
+import random
+import re
 import types
 
 import pytest
@@ -38,6 +41,132 @@ def verdicts(src, monkeypatch):
     monkeypatch.setattr(views_module, "VL", proxy)
     reports = [f for f in lint_source(src, rules=[TRC201]) if f.code == "TRC201"]
     return seen, reports
+
+
+class Layer:
+    """An unknown call of the analysis: returns a tensor of the shape it is given."""
+
+    def __init__(self, out):
+        self.out = out
+
+    def __call__(self, *_):
+        return torch.randn(*self.out)
+
+
+def run(src, fn, *args):
+    scope = {}
+    exec(compile(src, "<case>", "exec"), {"torch": torch}, scope)
+    return scope[fn](*args)
+
+
+def sizes(n, rng):
+    return [rng.choice([1, 1, 2, 3, 4, 6]) for _ in range(n)]
+
+
+# N, C = x.shape[-2:] of a (S, N, C) tensor whose rank a permute then tells (ultralytics' SAM 3
+# geometry encoder): (N, C, S) viewed as (N, C, H, W) splits S only.
+SAM3 = """
+import torch
+def f(self, x, img_sizes):
+    x = self.norm(x)
+    H, W = img_sizes[-1]
+    N, C = x.shape[-2:]
+    x = x.permute(1, 2, 0)
+    return x.view(N, C, H, W)
+"""
+
+# the batch and channels read from the tensor itself, from the end (transformers' step3p7
+# with the batch taken from the same tensor)
+FROM_END = """
+import torch
+def f(self, x, grid_h, grid_w):
+    x = self.layer(x)
+    batch_size = x.shape[-3]
+    channels = x.shape[-1]
+    return x.permute(0, 2, 1).view(batch_size, channels, grid_h, grid_w)
+"""
+
+# c, h, w = x.shape[1:] closes the rank at 4
+TAIL_UNPACK = """
+import torch
+def f(self, x):
+    c, h, w = x.shape[1:]
+    return x.permute(0, 2, 3, 1).view(-1, h * w, c)
+"""
+
+# the channels from the end, and a view that merges the dims the permute separated
+RAISES = """
+import torch
+def f(self, x):
+    x = self.layer(x)
+    n, c = x.shape[-2:]
+    return x.permute(0, 2, 1).view(-1, n)
+"""
+
+
+@pytest.mark.parametrize("src,fn,extra,shape_of", [
+    (SAM3, "f", lambda s, r: [[(s[3], s[4])]], lambda s: (s[3] * s[4], s[1], s[2])),
+    (FROM_END, "f", lambda s, r: [s[3], s[4]], lambda s: (s[0], s[3] * s[4], s[2])),
+])
+def test_sizes_read_from_the_end_decide_legal_views(src, fn, extra, shape_of, monkeypatch):
+    seen, reports = verdicts(src, monkeypatch)
+    assert seen == ["legal"] and not reports
+    rng = random.Random(7)
+    for _ in range(300):
+        s = sizes(5, rng)
+        layer = Layer(shape_of(s))
+        self = types.SimpleNamespace(norm=layer, layer=layer)
+        out = run(src, fn, self, torch.zeros(1), *extra(s, rng))  # raises if the view does
+        assert out.numel() == layer.out[0] * layer.out[1] * layer.out[2]
+
+
+def test_a_tail_unpack_closes_the_rank(monkeypatch):
+    """(b, h, w, c) viewed as (-1, h * w, c): h and w are adjacent, the merge works."""
+    seen, reports = verdicts(TAIL_UNPACK, monkeypatch)
+    assert seen == ["legal"] and not reports
+    rng = random.Random(3)
+    for _ in range(300):
+        x = torch.randn(*sizes(4, rng))
+        assert run(TAIL_UNPACK, "f", None, x).shape[1:] == (x.shape[2] * x.shape[3], x.shape[1])
+
+
+def test_a_view_reported_with_sizes_from_the_end_raises_as_claimed(monkeypatch):
+    seen, reports = verdicts(RAISES, monkeypatch)
+    assert seen == ["illegal"] and len(reports) == 1
+    message = reports[0].message
+    alternatives = [re.findall(r"(\S+) == 1", alt) for alt in message.split(" unless ")[1].split(" or ")]
+    rng = random.Random(11)
+    for _ in range(300):
+        s = sizes(3, rng)
+        named = {"x.size(0)": s[0], "n": s[1], "c": s[2]}
+        rescued = any(all(named[n] == 1 for n in alt) for alt in alternatives)
+        self = types.SimpleNamespace(layer=Layer(s))
+        try:
+            run(RAISES, "f", self, None)
+        except RuntimeError:
+            assert not rescued
+        else:
+            assert rescued
+
+
+@pytest.mark.parametrize("read", ["x.shape[-1]", "x.size(-1)", "x.size(0)", "x.shape[0]"])
+def test_a_size_read_before_a_rebinding_is_not_the_new_tensors(read, monkeypatch):
+    """``u = x.shape[-1]`` then ``x = layer(x)``: u is the old x's size, whatever the new one."""
+    src = ("import torch\ndef f(self, x):\n    x = self.norm(x)\n"
+           f"    u = {read}\n    x = self.layer(x)\n    return x.permute(0, 2, 1).view(u, -1)\n")
+    seen, reports = verdicts(src, monkeypatch)
+    assert seen == ["unknown"] and not reports
+    # u is 4 (of the old x); with the new x's batch 1 the view splits, with 2 it merges:
+    # taken for the new x's size, u would have the view raise unless a size of the new x is 1
+    outcomes = set()
+    for old, new in itertools.product([(2, 3, 4), (4, 3, 2)], [(2, 3, 4), (1, 3, 4)]):
+        self = types.SimpleNamespace(norm=Layer(old), layer=Layer(new))
+        try:
+            run(src, "f", self, None)
+            outcomes.add("works")
+        except RuntimeError:
+            outcomes.add("raises")
+    assert outcomes == {"works", "raises"}
 
 
 def test_every_torch_dtype_is_known():

@@ -29,7 +29,7 @@ from .sizes import SizeArithmetic
 from .subclasses import SubclassCaveats
 from .summaries import store_counts, tensor_attributes
 from .symbolic import Mono, Sym
-from .methodlayouts import const_int, dim_size, elementwise_layout, permuted_origin
+from .methodlayouts import const_int, elementwise_layout, permuted_origin
 from .torchsem import TENSOR_TYPES, is_tensorish
 from .values import ANNOTATED, NOT, NOT_VALUE, SUBCLASS, TENSOR, UNKNOWN, UNKNOWN_VALUE, Env, Value, join
 from .visitor import NodeHook
@@ -304,7 +304,7 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
                 if known is not None:
                     return Value(NOT, mono=known)
                 label = f"{self.idx.text(node.value.value)}.size({i})"
-                return Value(NOT, mono=dim_size(label, owner, i))
+                return Value(NOT, mono=self.asked_dim(label, owner, i, node.value.value))
             return NOT_VALUE
         if is_tensorish(base) or base.kind == UNKNOWN and base.sizes is not None:
             return sem.subscript_layout(self, node, base, node.slice, idx)

@@ -68,7 +68,7 @@ def _permute(c: Call) -> Value:
         rank = len(seq) if all(const_int(a) is not None for a in seq) else None
     if rank and sizes is None and c.taint is None:
         text = c.ev.idx.text(c.recv_node)
-        sizes = tuple(dim_size(f"{text}.size({i})", c.recv, i) for i in range(rank))
+        sizes = c.ev.closed_dims(text, c.recv, rank, exact=m == "permute")  # t() takes 1-D too
         strides = L.contiguous_strides(sizes)
     if sizes is None and c.taint is None and m not in ("t", "t_", "permute") and len(ints) == 2 \
             and None not in ints and min(ints) >= 0:  # type: ignore[type-var]

@@ -18,7 +18,7 @@ from . import torchsem as sem
 from .methodlayouts import const_int, dim_size, elementwise_layout
 from .symbolic import Mono, Sym, rounded
 from .torchsem import is_tensorish
-from .values import ANNOTATED, NOT, TENSOR, UNKNOWN, UNKNOWN_VALUE, Env, Value
+from .values import ANNOTATED, NOT, TENSOR, UNKNOWN, UNKNOWN_VALUE, Env, Value, _serial
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..source import SourceIndex
@@ -35,9 +35,48 @@ class SizeArithmetic:
     if TYPE_CHECKING:
         def lookup(self, name: str) -> Value: ...
 
+    def asked_dim(self, label: str, owner: Value, i: int, recv: Optional[ast.AST]) -> Mono:
+        """The size of dim ``i`` of ``owner`` (``x.shape[i]``, ``x.size(i)``; ``recv``: the
+        ``x``), whose sizes are not known.  A dim named from the end (``x.shape[-1]``) is
+        remembered: once x's rank is known (:meth:`closed_dims`), it is the dim it then
+        names.  For that, x gets a value of its own first (a copy with a new serial, the
+        name rebound to it): the value of an unknown call is one shared object, and a
+        rebinding of x (``x = layer(x)``) must not inherit the sizes read before it.  The
+        same is done on any read of a name bound to that shared value."""
+        dims: Dict[int, Dict[int, Mono]] = self.__dict__.setdefault("_asked_dims", {})
+        if owner.serial not in dims and owner.sizes is None and owner.open_layout is None \
+                and (i < 0 or owner is UNKNOWN_VALUE) and isinstance(recv, ast.Name) \
+                and self.env.get(recv.id) is owner:
+            owner = owner.with_()
+            owner.serial = next(_serial)
+            self.env[recv.id] = owner
+            dims[owner.serial] = {}
+        m = dim_size(label, owner, i)
+        if owner.serial in dims:
+            dims[owner.serial].setdefault(i, m)
+        return m
+
+    def closed_dims(self, text: str, owner: Value, rank: int, exact: bool) -> Tuple[Mono, ...]:
+        """The sizes of ``owner`` (``text``) taken to have ``rank`` dims; with ``exact``,
+        where that is known (a permute names every dim), a dim asked for from the end
+        before is that size, unless the same dim was also asked for from the start (two
+        names, kept apart)."""
+        asked: Dict[int, Mono] = self.__dict__.get("_asked_dims", {}).get(owner.serial, {}) \
+            if exact else {}
+        out = []
+        for i in range(rank):
+            tail = asked.get(i - rank)
+            own = tail is None or i in asked
+            out.append(dim_size(f"{text}.size({i})", owner, i) if own else cast(Mono, tail))
+        return tuple(out)
+
     def learn_shape(self, value_node: ast.AST,
                     names: Sequence[ast.expr]) -> Optional[Tuple[Value, ...]]:
-        """``b, n, c = x.shape`` / ``x.size()``: x has rank 3 and sizes named b, n, c."""
+        """``b, n, c = x.shape`` / ``x.size()``: x has rank 3 and sizes named b, n, c.
+        ``c, h, w = x.shape[1:]``: rank 4; ``h, w = x.shape[-2:]`` / ``x.shape[:2]``: the
+        last (first) two sizes, the rank left open."""
+        if isinstance(value_node, ast.Subscript) and isinstance(value_node.slice, ast.Slice):
+            return self._learn_shape_slice(value_node, names)
         base = None
         if isinstance(value_node, ast.Attribute) and value_node.attr == "shape":
             base = value_node.value
@@ -54,14 +93,52 @@ class SizeArithmetic:
             sizes, strides = L.close_rank(cast(L.Sizes, tv.open_layout[0]), tv.open_layout[1])
             self.env[base.id] = tv.with_(sizes=sizes, strides=strides)
             return tuple(Value(NOT, mono=m) for m in sizes)
+        asked: Dict[int, Mono] = {} if tv.sizes is not None \
+            else self.__dict__.get("_asked_dims", {}).get(tv.serial, {})
         monos: List[Mono] = []
         for n in names:
-            label = n.id if isinstance(n, ast.Name) and n.id.strip("_") else f"{base.id}.size({len(monos)})"
-            monos.append(dim_size(label, tv, len(monos)))
+            k = len(monos)
+            label = n.id if isinstance(n, ast.Name) and n.id.strip("_") else f"{base.id}.size({k})"
+            tail = asked.get(k - len(names))
+            monos.append(tail if tail is not None and k not in asked else dim_size(label, tv, k))
         dims = tuple(monos)
         self.env[base.id] = tv.with_(sizes=dims,
                                      strides=L.contiguous_strides(dims) if tv.permuted_by is None else None)
         return tuple(Value(NOT, mono=m) for m in monos)
+
+    def _learn_shape_slice(self, value_node: ast.Subscript,
+                           names: Sequence[ast.expr]) -> Optional[Tuple[Value, ...]]:
+        """``names = x.shape[a:]`` (rank ``a + len(names)``), ``x.shape[-k:]`` or ``x.shape[:k]``
+        with ``k == len(names)`` (the rank left open)."""
+        shape, sl = value_node.value, cast(ast.Slice, value_node.slice)
+        if not (isinstance(shape, ast.Attribute) and shape.attr == "shape"
+                and isinstance(shape.value, ast.Name)) or sl.step is not None:
+            return None
+        lower = 0 if sl.lower is None else const_int(sl.lower)
+        upper = None if sl.upper is None else const_int(sl.upper)
+        if lower is None or (sl.upper is not None and upper is None):
+            return None
+        tv = self.lookup(shape.value.id)
+        if tv.kind == NOT or tv.qualname is not None or tv.open_layout is not None:
+            return None
+        k = len(names)
+        if tv.sizes is not None:
+            part = tv.sizes[lower:upper]
+            return tuple(Value(NOT, mono=m) for m in part) if len(part) == k else None
+        if lower >= 0 and upper is None:  # the rank is lower + k: as if every dim were named
+            unnamed = [ast.Name(id="_", ctx=ast.Store()) for _ in range(lower)]
+            learnt = self.learn_shape(shape, unnamed + list(names))
+            return None if learnt is None else learnt[lower:]
+        if lower == -k and upper is None:
+            dims = range(-k, 0)
+        elif lower == 0 and upper == k:
+            dims = range(k)
+        else:
+            return None
+        return tuple(Value(NOT, mono=self.asked_dim(
+            n.id if isinstance(n, ast.Name) and n.id.strip("_") else f"{shape.value.id}.size({d})",
+            self.lookup(shape.value.id), d, shape.value))
+            for n, d in zip(names, dims))
 
     def mono_of(self, node: Optional[ast.AST], v: Value) -> Optional[Mono]:
         """The size a value stands for; a name of unknown value is a symbol (made lazily)."""

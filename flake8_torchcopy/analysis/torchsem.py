@@ -16,7 +16,6 @@ from . import torchapi as api
 from .methodlayouts import (
     _operand_values,
     const_int,
-    dim_size,
     elementwise_layout,
     masked_fill_layout,
     method_layout,
@@ -308,7 +307,7 @@ def size_call(ev, node, recv: Value) -> Value:
             return Value(NOT, mono=known)
         if i is not None:
             label = f"{ev.idx.text(node.func.value)}.size({i})"
-            return Value(NOT, mono=dim_size(label, recv, i))
+            return Value(NOT, mono=ev.asked_dim(label, recv, i, node.func.value))
         return NOT_VALUE
     if recv.sizes is not None:
         return Value(NOT, elems=tuple(Value(NOT, mono=s) for s in recv.sizes))
