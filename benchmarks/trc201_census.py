@@ -30,6 +30,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--root", default=".corpora")
     ap.add_argument("--out", default=".bench/census.json")
+    ap.add_argument("--corpora", nargs="*", default=list(NAMES),
+                    help="corpora to count ('research' stands for the research-style group)")
     args = ap.parse_args()
 
     import flake8_torchcopy
@@ -63,7 +65,9 @@ def main() -> int:
     views_module.VL = proxy  # only the rule's calls are counted (not reshape's inside the walker)
 
     reports = []
-    for name in NAMES:
+    import fetch_corpora
+    names = [m for n in args.corpora for m in (fetch_corpora.RESEARCH_CORPORA if n == "research" else [n])]
+    for name in names:
         for path in iter_files(args.root, name):
             where["path"] = os.path.relpath(path, args.root)
             try:
