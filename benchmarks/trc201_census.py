@@ -6,6 +6,7 @@ sizes not matched) or permuted (proven legal / undecided / proven illegal).
 Runs TRC201 alone over the corpora and also lists its reports.
 
     python benchmarks/trc201_census.py [--root .corpora] [--out .bench/census.json]
+    python benchmarks/trc201_census.py --corpora research   # the eight research packages
 
 Run it against another checkout with ``PYTHONPATH=/path/to/checkout`` to compare.
 """
