@@ -183,3 +183,54 @@ def test_a_dtype_view_is_not_judged_as_sizes(dtype, monkeypatch):
     x = torch.zeros(4, 3, dtype=torch.uint8)
     if getattr(torch, dtype).itemsize == 1:
         x.permute(1, 0).view(getattr(torch, dtype))  # same element size: any strides work
+
+
+READS = {
+    "last": "c = x.shape[-1]",
+    "last2": "n, c = x.shape[-2:]",
+    "first": "b = x.size(0)",
+    "tail": "n, c = x.shape[1:]",
+    "mid": "n = x.size(-2)",
+}
+TARGETS = ["(b, c, -1)", "(-1, c)", "(b, -1)", "(n, c, -1)", "(-1, n)", "(c, -1)", "(-1, n, c)", "(b, n * c)"]
+
+
+def _program(rng):
+    lines = ["import torch", "def f(self, x):", "    b = n = c = 1"]
+    rebind_at = rng.randrange(4)
+    reads = rng.sample(sorted(READS), rng.randint(1, 3))
+    for k, r in enumerate(reads):
+        if k == rebind_at:
+            lines.append("    x = self.layer(x)")
+        lines.append("    " + READS[r])
+    perm = rng.choice([(0, 2, 1), (1, 0, 2), (2, 0, 1), (1, 2, 0), (2, 1, 0)])
+    lines.append(f"    return x.permute{perm}.view{rng.choice(TARGETS)}")
+    return "\n".join(lines) + "\n"
+
+
+def test_random_programs_reading_sizes_from_either_end_are_judged_soundly(monkeypatch):
+    """Random reads (from the end, from the start, unpacked slices), a rebinding somewhere,
+    a permute and a view: a view decided legal never raises torch's stride error for any
+    sizes (1 among them), one reported raises whenever every size is at least 2."""
+    rng = random.Random(2026)
+    decided = {"legal": 0, "illegal": 0}
+    for _ in range(300):
+        src = _program(rng)
+        seen, _ = verdicts(src, monkeypatch)
+        if not seen or seen[0] == "unknown":
+            continue
+        decided[seen[0]] += 1
+        for _ in range(40):
+            old, new = sizes(3, rng), sizes(3, rng)
+            if seen[0] == "illegal":
+                old, new = [s + 1 for s in old], [s + 1 for s in new]
+            self = types.SimpleNamespace(layer=Layer(new))
+            try:
+                run(src, "f", self, torch.randn(*old))
+            except RuntimeError as e:
+                if "is invalid for input of size" in str(e):
+                    continue  # the element counts differ: no view of any strides works
+                assert seen[0] == "illegal", (src, old, new)
+            else:
+                assert seen[0] == "legal", (src, old, new)
+    assert decided["legal"] >= 10 and decided["illegal"] >= 10, decided
