@@ -19,6 +19,7 @@ from . import numpyish
 from . import pipelines
 from . import torchapi as api
 from . import torchsem as sem
+from . import tuples
 from . import yields
 from .binding import Binding
 from .narrowing import narrow
@@ -138,7 +139,7 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
         shape = None
         if cls is ast.Call:
             call = cast(ast.Call, node)
-            shape = sem.tuple_shape(self, call)
+            shape = tuples.tuple_shape(self, call)
             if shape is None:
                 pass
             elif shape.torch_function:
@@ -151,7 +152,7 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
         if v.kind == TENSOR and v.caveat is None and cls in _DERIVED:
             v = self.derived_caveat(node, v)
         if shape is not None and v.kind in (TENSOR, ANNOTATED):
-            v = sem.tuple_result(shape, v)  # x.topk(k), torch.max(x, 1): (values, indices)
+            v = tuples.tuple_result(shape, v)  # x.topk(k), torch.max(x, 1): (values, indices)
         self.cache[id(node)] = v
         hooks = self.hooks.get(cls)
         if hooks and self.reporting:

@@ -8,7 +8,7 @@ nodes, sizes named in arguments and source text) and returns a
 from __future__ import annotations
 
 import ast
-from typing import List, NamedTuple, Optional
+from typing import List, Optional
 
 from . import layout as L
 from . import pipelines, yields
@@ -312,77 +312,6 @@ def size_call(ev, node, recv: Value) -> Value:
     if recv.sizes is not None:
         return Value(NOT, elems=tuple(Value(NOT, mono=s) for s in recv.sizes))
     return NOT_VALUE
-
-
-# ------------------------------------------------------------------ tuples of tensors
-
-# Tensor methods (and ``torch.<name>`` functions) that return a tuple of tensors: how many,
-# and whether they are laid out contiguous whatever the input (structured kernels that
-# allocate their outputs; ``sort``'s and ``kthvalue``'s follow the input's strides).
-TUPLE_METHODS = {
-    "topk": (2, True), "sort": (2, False), "kthvalue": (2, False), "mode": (2, False),
-    "cummax": (2, False), "cummin": (2, False), "aminmax": (2, True), "frexp": (2, False),
-}
-# ... only when given a dim (``x.max()`` is one tensor, ``x.max(y)`` an elementwise max)
-TUPLE_METHODS_WITH_DIM = {"max": (2, True), "min": (2, True), "median": (2, False),
-                          "nanmedian": (2, False)}
-# torch.<name>(...) returning a tuple of tensors, besides the methods above
-TUPLE_FUNCTIONS = {
-    "std_mean": 2, "var_mean": 2, "linalg.qr": 2, "linalg.eigh": 2, "linalg.slogdet": 2,
-    "linalg.svd": 3, "svd": 3, "linalg.eig": 2, "linalg.inv_ex": 2, "linalg.cholesky_ex": 2,
-}
-
-
-# the last part of every name above: a call whose callee ends otherwise is none of them
-_TUPLE_LAST_NAMES = frozenset(
-    n.rsplit(".", 1)[-1] for n in (*TUPLE_METHODS, *TUPLE_METHODS_WITH_DIM, *TUPLE_FUNCTIONS))
-
-
-class TupleShape(NamedTuple):
-    """A call that returns a tuple of tensors: how many, whether they are contiguous, and
-    whether it is a ``torch.<name>`` function (a tensor whatever its arguments)."""
-
-    name: str
-    count: int
-    contiguous: bool
-    torch_function: bool
-
-
-def tuple_shape(ev, node: ast.Call) -> Optional[TupleShape]:
-    """The tuple of tensors ``node`` returns, when it is a call of the tables above."""
-    func = node.func
-    last = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
-    if last not in _TUPLE_LAST_NAMES:
-        return None  # every call is asked: the qualified name is built only for these few
-    q = ev.static_qualname(func)
-    if q is not None and q.startswith("torch."):
-        name, first = q[6:], 1  # torch.max(x, 1): the dim comes after the tensor
-    elif isinstance(func, ast.Attribute) and q is None:
-        name, first = func.attr, 0
-    else:
-        return None
-    count, contiguous = TUPLE_METHODS.get(name, (0, False))
-    if not count and name in TUPLE_METHODS_WITH_DIM and _has_dim(node, first):
-        count, contiguous = TUPLE_METHODS_WITH_DIM[name]
-    if not count and first == 1:
-        count, contiguous = TUPLE_FUNCTIONS.get(name, 0), False
-    return TupleShape(name, count, contiguous, first == 1) if count else None
-
-
-def tuple_result(shape: TupleShape, v: Value) -> Value:
-    """The tuple: its items have the call's kind and caveat, and a layout only where the op
-    allocates contiguous outputs (else never taken for contiguous when the input was
-    permuted)."""
-    origin = None if shape.contiguous else v.permuted_by
-    item = Value(v.kind, caveat=v.caveat, permuted_by=origin)
-    return Value(NOT, elems=(item,) * shape.count, item=item)
-
-
-def _has_dim(node: ast.Call, first: int) -> bool:
-    """A literal int dim (positional after ``first`` arguments, or ``dim=``)."""
-    if any(k.arg == "dim" for k in node.keywords):
-        return True
-    return len(node.args) > first and const_int(node.args[first]) is not None
 
 
 # ------------------------------------------------------------------ method layouts

@@ -20,26 +20,20 @@ from typing import Optional, Sequence
 from . import torchfacts as facts
 from .values import ANNOTATED, NOT, NOT_VALUE, TENSOR, UNKNOWN, UNKNOWN_VALUE, Value
 
-
-def _all_tensors(table) -> frozenset:
-    """The entries of a fixed-tuple table whose every position is a tensor."""
-    return frozenset(n for n, kinds in table.items() if all(k == "Tensor" for k in kinds))
-
-
-# Tensor methods that return a tuple of tensors (analysis/torchfacts.py): of a length known at
-# run time (unbind, split, chunk...) or fixed (topk, sort, kthvalue, mode...: values and
-# indices); ``split`` is a Python method whose return torch does not annotate.
-TENSOR_TUPLE_METHODS = facts.TENSOR_LIST_METHODS | _all_tensors(facts.TUPLE_METHODS) | {"split"}
+# Tensor methods that return a tuple of tensors of a length known at run time (unbind, split,
+# chunk...: analysis/torchfacts.py); ``split`` is a Python method whose return torch does not
+# annotate.  Those of a fixed length (topk, sort, ``max`` with a dim...) are
+# ``tuples.tuple_shape``'s, which knows how many and how they are laid out.
+TENSOR_TUPLE_METHODS = facts.TENSOR_LIST_METHODS | {"split"}
 # receiver "tensor": a tensor; "mapping": a mapping whose values are known (``mapped``).
 YIELDS = {
     **{m: ("tensor", None) for m in sorted(TENSOR_TUPLE_METHODS)},
     "items": ("mapping", None),
     "values": ("mapping", None),
 }
-# torch.<name>(t, ...) that return a tuple of tensors.
+# torch.<name>(t, ...) that return a tuple of tensors of a length known at run time.
 TORCH_FUNCTIONS = frozenset(
-    q[6:] for q in facts.TENSOR_LIST_FUNCTIONS | _all_tensors(facts.TUPLE_FUNCTIONS)
-    if q.startswith("torch.") and "." not in q[6:])
+    q[6:] for q in facts.TENSOR_LIST_FUNCTIONS if q.startswith("torch.") and "." not in q[6:])
 _PASS_THROUGH = frozenset({"list", "tuple", "reversed", "iter"})
 BUILTINS = _PASS_THROUGH | {"zip", "enumerate"}
 
@@ -60,7 +54,7 @@ def method_yield(recv: Value, m: str) -> Optional[Value]:
 
 
 def tensor_pieces(t: Value) -> Optional[Value]:
-    """``t.unbind()``/``split``/``chunk``/``topk``: a tuple of tensors."""
+    """``t.unbind()``/``split``/``chunk``: a tuple of tensors."""
     if t.kind not in (TENSOR, ANNOTATED):
         return None
     # pieces of a subclass are of that class; of a permuted tensor, never taken for contiguous
