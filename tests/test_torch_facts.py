@@ -440,6 +440,36 @@ def test_tensor_iterator_functions_keep_their_inputs_layout(name):
     assert not wrong, f"torch.{name}: {wrong[:3]}"
 
 
+@pytest.mark.parametrize("name", sorted(methodlayouts._ELEMENTWISE_METHODS))
+def test_tensor_iterator_methods_keep_their_inputs_layout(name):
+    """What ``METHOD_LAYOUT`` assumes of ``x.<name>(...)``: a receiver and tensor arguments of
+    the same sizes and dense strides give an output of those sizes and strides."""
+    calls = []
+    for make in _layouts().values():
+        for spec in ((), ("T",), (2,), (2.0,), ("T", "T"), ("T", 0.5), (0.3, 0.9), (2, 3)):
+            x = make()
+            args = tuple(make() if a == "T" else a for a in spec)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                try:
+                    calls.append((spec, getattr(x, name)(*args)))
+                except Exception:
+                    continue
+    assert calls, f"Tensor.{name}: no sample call succeeded"
+    x = _layouts()["float"]()
+    wrong = [(spec, tuple(r.shape), r.stride()) for spec, r in calls
+             if not isinstance(r, torch.Tensor) or r.shape != x.shape or r.stride() != x.stride()]
+    assert not wrong, f"Tensor.{name}: {wrong[:3]}"
+
+
+def test_tensor_iterator_methods_are_the_functions_that_are_methods():
+    """Derived, not listed: the comparisons the hand list held, and more."""
+    assert methodlayouts._ELEMENTWISE_METHODS <= torchsem._TORCH_POINTWISE
+    assert set("eq ne lt le gt ge logical_and logical_or logical_xor maximum minimum fmod remainder"
+               .split()) <= methodlayouts._ELEMENTWISE_METHODS
+    assert {"pow", "float_power", "clone", "mvlgamma"}.isdisjoint(methodlayouts._ELEMENTWISE_METHODS)
+
+
 @pytest.mark.parametrize("name, args", [
     ("clone", {"memory_format": torch.contiguous_format}), ("rrelu", ()), ("mvlgamma", (2,)),
     ("pow", 2), ("float_power", 2),

@@ -262,9 +262,10 @@ _COPIES = frozenset(
     "clone to cuda cpu float double half bfloat16 int long short bool byte char type_as".split())
 
 
-# Comparisons and binary ops: TensorIterator ops of the receiver and their argument.
-_COMPARISONS = frozenset(
-    "eq ne lt le gt ge logical_and logical_or logical_xor maximum minimum fmod remainder".split())
+# TensorIterator ops of the receiver and their tensor arguments, as methods (comparisons,
+# binary ops, unary functions: eq, maximum, fmod, atan2, isnan, erf...): the torch functions
+# torchapi.TENSOR_ITERATOR_FUNCTIONS derives from torch's pointwise tag that are methods too.
+_ELEMENTWISE_METHODS = frozenset(m for m in api.TENSOR_ITERATOR_FUNCTIONS if m in api.TENSOR_METHODS)
 
 
 # Keyword arguments of elementwise ops that are never tensors.
@@ -397,7 +398,7 @@ METHOD_LAYOUT: Dict[str, Callable[[Call], Value]] = {
     **{m: _shape_preserving for m in api.SHAPE_PRESERVING_METHODS},
     **{m: _permute for m in api.PERMUTE_METHODS | {"transpose_", "t_"}},
     # TensorIterator ops of the receiver and their tensor arguments (comparisons and friends)
-    **{m: _layout_preserving for m in _COMPARISONS},
+    **{m: _layout_preserving for m in _ELEMENTWISE_METHODS},
     "contiguous": _contiguous,
     "expand": _expand,
     "expand_as": _expand_as,
