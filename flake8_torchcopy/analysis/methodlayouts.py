@@ -70,9 +70,10 @@ def _permute(c: Call) -> Value:
         text = c.ev.idx.text(c.recv_node)
         sizes = c.ev.closed_dims(text, c.recv, rank, exact=m == "permute")  # t() takes 1-D too
         strides = L.contiguous_strides(sizes)
-    if sizes is None and c.taint is None and m not in ("t", "t_", "permute") and len(ints) == 2 \
-            and None not in ints and min(ints) >= 0:  # type: ignore[type-var]
-        return _open_rank_swap(c)
+    a, b = ints if len(ints) == 2 else (None, None)  # the two dims of a swap or move
+    if sizes is None and c.taint is None and m not in ("t", "t_", "permute") and a is not None \
+            and b is not None and min(a, b) >= 0:
+        return _open_rank_swap(c, a, b)
     if sizes is None or strides is None or None in ints and m != "permute":
         return Value(kind, permuted_by=c.label)
     res = None
@@ -82,29 +83,24 @@ def _permute(c: Call) -> Value:
         order = ints
         if len(arg_nodes) == 1 and isinstance(arg_nodes[0], (ast.Tuple, ast.List)):
             order = [const_int(a) for a in arg_nodes[0].elts]
-        if None not in order:
-            res = L.permute(sizes, strides, order)  # type: ignore[arg-type]
-    elif m in ("movedim", "moveaxis") and len(ints) == 2:
-        res = L.movedim(sizes, strides, ints[0], ints[1])  # type: ignore[arg-type]
-    elif len(ints) == 2:
-        res = L.swap(sizes, strides, ints[0], ints[1])  # type: ignore[arg-type]
+        dims = [d for d in order if d is not None]
+        res = L.permute(sizes, strides, dims) if len(dims) == len(order) else None
+    elif a is not None and b is not None:
+        res = L.movedim(sizes, strides, a, b) if m in ("movedim", "moveaxis") else L.swap(sizes, strides, a, b)
     if res is None:
         return Value(kind, permuted_by=c.label)
     return Value(kind, sizes=res[0], strides=res[1], permuted_by=c.label, assumes=c.recv.assumes)
 
 
-def _open_rank_swap(c: Call) -> Value:
+def _open_rank_swap(c: Call, a: int, b: int) -> Value:
     """``x.transpose(1, 2)`` (or ``movedim``) of a tensor of unknown rank: it has at
     least three dims, and the ones after them stay put, contiguous among themselves."""
-    n = max(c.ints) + 1  # type: ignore[type-var]
+    n = max(a, b) + 1
     text = c.ev.idx.text(c.recv_node)
     sizes = tuple(dim_size(f"{text}.size({i})", c.recv, i) for i in range(n)) \
         + (rest_size(text, c.recv, n),)
     strides = L.contiguous_strides(sizes)
-    if c.m in ("movedim", "moveaxis"):
-        res = L.movedim(sizes, strides, c.ints[0], c.ints[1])  # type: ignore[arg-type]
-    else:
-        res = L.swap(sizes, strides, c.ints[0], c.ints[1])  # type: ignore[arg-type]
+    res = L.movedim(sizes, strides, a, b) if c.m in ("movedim", "moveaxis") else L.swap(sizes, strides, a, b)
     return Value(c.recv.kind, permuted_by=c.label, open_layout=res)
 
 
@@ -140,9 +136,9 @@ def _formatted(c: Call, fmt: str) -> Value:
         return Value(c.recv.kind, sizes=sizes, strides=L.contiguous_strides(sizes))
     if sizes is not None and (fmt, len(sizes)) in (("channels_last", 4), ("channels_last_3d", 5)):
         order = [0] + list(range(2, len(sizes))) + [1]  # n, (d,) h, w, c: the memory order
-    if order is None:
+    if order is None or sizes is None:
         return Value(c.recv.kind, sizes=sizes, permuted_by=c.label)
-    mem = L.contiguous_strides([sizes[d] for d in order])  # type: ignore[index]
+    mem = L.contiguous_strides([sizes[d] for d in order])
     strides = tuple(mem[order.index(d)] for d in range(len(sizes)))
     return Value(c.recv.kind, sizes=sizes, strides=strides, permuted_by=c.label)
 
@@ -340,13 +336,14 @@ def elementwise_layout(kind: str, inputs: Sequence[Value], label: str,
             strides, assumed = decided
             assumes = assumes | assumed
         return Value(kind, sizes=sizes, strides=strides, permuted_by=taint, assumes=assumes)
-    if all(v.sizes is not None for v in tensors) and layouts[0] is not None:
+    sized = [v.sizes for v in tensors if v.sizes is not None]
+    if len(sized) == len(tensors) and layouts[0] is not None:
         # some strides not known (an expand_as): decided when the first input decides
-        decided = L.tensor_iterator([lay if lay is not None else (v.sizes, None)
-                                     for v, lay in zip(tensors, layouts)])  # type: ignore[misc]
+        decided = L.tensor_iterator([lay if lay is not None else (sz, None)
+                                     for sz, lay in zip(sized, layouts)])
         if decided is not None:
             strides, assumed = decided
-            sizes = L.broadcast(*(v.sizes for v in tensors))  # type: ignore[misc]
+            sizes = L.broadcast(*sized)
             return Value(kind, sizes=sizes, strides=strides, permuted_by=taint,
                          assumes=assumes | assumed)
     if len(tensors) == 1 and tensors[0].open_layout is not None:

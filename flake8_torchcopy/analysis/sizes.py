@@ -90,7 +90,7 @@ class SizeArithmetic:
             return None
         if tv.open_layout is not None and len(names) == len(tv.open_layout[0]) - 1:
             # (an open layout is made of known sizes: its last one stands for the rest)
-            sizes, strides = L.close_rank(cast(L.Sizes, tv.open_layout[0]), tv.open_layout[1])
+            sizes, strides = L.close_rank(tv.open_layout[0], tv.open_layout[1])
             self.env[base.id] = tv.with_(sizes=sizes, strides=strides)
             return tuple(Value(NOT, mono=m) for m in sizes)
         asked: Dict[int, Mono] = {} if tv.sizes is not None \

@@ -181,8 +181,9 @@ def call_qualname(ev, node, q: str, args: List[Value]) -> Value:
         if name[14:] in _FUNCTIONAL_POINTWISE and args and not isinstance(node.args[0], ast.Starred):
             return elementwise_layout(TENSOR, args[:1], "." + name[14:])  # the rest are numbers
         return Value(TENSOR, permuted_by=permuted_origin(args))
-    if name in yields.TORCH_FUNCTIONS and args and yields.tensor_pieces(args[0]) is not None:
-        return yields.tensor_pieces(args[0])  # type: ignore[return-value]
+    pieces = yields.tensor_pieces(args[0]) if name in yields.TORCH_FUNCTIONS and args else None
+    if pieces is not None:
+        return pieces
     if name == "where" and len(node.args) == 3 and not node.keywords \
             and not any(isinstance(a, ast.Starred) for a in node.args):
         return elementwise_layout(TENSOR, args, ".where")  # torch.where(cond, x, y): a tensor
@@ -212,7 +213,7 @@ def torch_function_layout(ev, node, name: str, args: List[Value]) -> Value:
     if name.endswith("_like") and args and args[0].sizes is not None and len(node.args) == 1 \
             and not node.keywords:
         a = args[0]
-        dense = a.strides is not None and L.is_dense(a.sizes, a.strides)
+        dense = a.sizes is not None and a.strides is not None and L.is_dense(a.sizes, a.strides)
         return Value(TENSOR, sizes=a.sizes, strides=a.strides if dense else None,
                      permuted_by=a.permuted_by if dense else permuted_origin(args) or "." + name)
     if node.keywords and any(k.arg == "out" for k in node.keywords) or any(

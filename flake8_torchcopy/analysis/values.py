@@ -18,7 +18,7 @@ UNKNOWN = "unknown"
 
 _serial = itertools.count(1)
 
-Sizes = Tuple[Optional[Mono], ...]
+Sizes = Tuple[Mono, ...]
 Strides = Tuple[Mono, ...]
 
 
@@ -27,7 +27,7 @@ class Value:
 
     ``qualname``: set for names bound to imports (``"torch"``, ``"copy.deepcopy"``).
     ``local_def``: a function or class defined in this file (never torch's).
-    ``sizes``/``strides``: per dim, for tensors of known rank; a size may be None.
+    ``sizes``/``strides``: per dim, for tensors of known rank (every size known).
     ``strides`` are symbolic, assuming the tensors the analysis could not trace
     were contiguous.  ``permuted_by`` names the op that made the layout
     non-contiguous (``.transpose(1, 2)``).  ``mono``: the value of an int size.
