@@ -41,6 +41,12 @@ _STR = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)
 _SCALAR = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?|true|false|null")
 
 
+def _skip_ws(text: str, pos: int) -> int:
+    """The offset of the first character at or after ``pos`` that is not JSON whitespace."""
+    m = _WS.match(text, pos)
+    return m.end() if m else pos
+
+
 class Node:
     """A JSON value and where it lies in the text: ``text[start:end]``."""
 
@@ -54,28 +60,28 @@ class Node:
 
 
 def _parse(text: str, pos: int) -> Node:
-    pos = _WS.match(text, pos).end()
+    pos = _skip_ws(text, pos)
     if pos >= len(text):
         raise NotebookError("unexpected end of JSON")
     ch = text[pos]
     if ch == "{":
         start = pos
         items: Dict[str, Node] = {}
-        pos = _WS.match(text, pos + 1).end()
+        pos = _skip_ws(text, pos + 1)
         if text.startswith("}", pos):
             return Node("object", start, pos + 1, items)
         while True:
-            pos = _WS.match(text, pos).end()
+            pos = _skip_ws(text, pos)
             m = _STR.match(text, pos)
             if not m:
                 raise NotebookError(f"expected a key at offset {pos}")
             key = json.loads(m.group())
-            pos = _WS.match(text, m.end()).end()
+            pos = _skip_ws(text, m.end())
             if not text.startswith(":", pos):
                 raise NotebookError(f"expected ':' at offset {pos}")
             value = _parse(text, pos + 1)
             items[key] = value
-            pos = _WS.match(text, value.end).end()
+            pos = _skip_ws(text, value.end)
             if text.startswith(",", pos):
                 pos += 1
                 continue
@@ -85,13 +91,13 @@ def _parse(text: str, pos: int) -> Node:
     if ch == "[":
         start = pos
         elems: List[Node] = []
-        pos = _WS.match(text, pos + 1).end()
+        pos = _skip_ws(text, pos + 1)
         if text.startswith("]", pos):
             return Node("array", start, pos + 1, elems)
         while True:
             value = _parse(text, pos)
             elems.append(value)
-            pos = _WS.match(text, value.end).end()
+            pos = _skip_ws(text, value.end)
             if text.startswith(",", pos):
                 pos += 1
                 continue
@@ -130,7 +136,7 @@ class Notebook:
             root = _parse(raw, 0)
         except (ValueError, RecursionError) as exc:
             raise NotebookError(f"invalid notebook JSON: {exc}") from None
-        if _WS.match(raw, root.end).end() != len(raw) or root.kind != "object":
+        if _skip_ws(raw, root.end) != len(raw) or root.kind != "object":
             raise NotebookError("invalid notebook JSON: not one JSON object")
         self.ensure_ascii = raw.isascii()
         cells = root.items.get("cells")

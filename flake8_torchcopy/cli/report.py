@@ -41,7 +41,7 @@ def format_text(results: Sequence[FileResult], require_verified: bool = False,
     for res in results:
         notes = []
         for r in res.records:
-            mark = "[*] " if concise and r.fixable(require_verified) and r.fix.safe else ""
+            mark = "[*] " if concise and r.safely_fixable(require_verified) else ""
             lines.append(f"{_loc(res.path, r)}: {r.code} {mark}{r.message}")
             if r.verification is not None:
                 note = verification_text(r.verification, require_verified)
@@ -102,7 +102,7 @@ def _json_records(results: Sequence[FileResult]) -> List[Dict[str, Any]]:
     out = []
     for res in results:
         for r in res.records:
-            item = {
+            item: Dict[str, Any] = {
                 "code": r.code,
                 "message": r.message,
                 "filename": res.path,
@@ -246,7 +246,7 @@ def statistics(results: Sequence[FileResult], settings: Settings) -> str:
     for res in results:
         for r in res.records:
             counts[r.code] = counts.get(r.code, 0) + 1
-            if r.fixable(settings.require_verified) and r.fix.safe:
+            if r.safely_fixable(settings.require_verified):
                 fixable.add(r.code)
     if not counts:
         return ""
@@ -315,7 +315,7 @@ def _counts(results: Sequence[FileResult], settings: Settings) -> str:
     changed = sum(1 for r in results if r.changed)
     left = sum(len(r.records) for r in results)
     fixable = [rec for r in results for rec in r.records if rec.fixable(settings.require_verified)]
-    safe = sum(1 for rec in fixable if rec.fix.safe)
+    safe = sum(1 for rec in fixable if rec.safely_fixable(settings.require_verified))
     unsafe = len(fixable) - safe
     if settings.mode in ("fix", "diff"):
         verb = "Fixed" if settings.mode == "fix" else "Would fix"

@@ -86,6 +86,10 @@ class Record:
         v = self.verification
         return self.fix is not None and (v is None or v.accepted(require_verified))
 
+    def safely_fixable(self, require_verified: bool) -> bool:
+        """Fixable, and the fix is safe (applied without ``--unsafe-fixes``)."""
+        return self.fixable(require_verified) and self.fix is not None and self.fix.safe
+
 
 @dataclass(frozen=True)
 class AppliedFix:

@@ -3,7 +3,7 @@ expressions (:func:`hole`, :func:`code`), and the ``detach().clone()`` replaceme
 from __future__ import annotations
 
 import ast
-from typing import Dict, Optional, Tuple, Union
+from typing import Dict, List, Optional, Tuple, Union
 
 from ..finding import SAFE, UNSAFE, Edit, Fix, Hole, Replacement
 
@@ -34,7 +34,9 @@ def hole(ctx, node: ast.AST, atom: bool = False) -> Replacement:
 
 def code(*parts: Union[str, Replacement]) -> Replacement:
     """Concatenate literal code and replacements into one replacement."""
-    texts, templates, holes = [], [], []
+    texts: List[str] = []
+    templates: List[str] = []
+    holes: List[Hole] = []
     for part in parts:
         texts.append(str(part))
         if isinstance(part, Replacement):
@@ -69,7 +71,7 @@ def copy_expression(ctx, tensor: ast.AST, kw: Dict[str, ast.keyword],
         value = hole(ctx, kw[name].value) if name in kw else default
         if value is not None:
             conv += [", " if conv else "", f"{name}=", value]
-    parts = [hole(ctx, tensor, atom=True)]
+    parts: List[Union[str, Replacement]] = [hole(ctx, tensor, atom=True)]
     parts += [".detach().to(", *conv, ", copy=True)"] if conv else [".detach().clone()"]
     rg = kw.get("requires_grad")
     if rg is not None:
