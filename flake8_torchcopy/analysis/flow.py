@@ -21,7 +21,7 @@ from .modulescan import (may_replace_attribute, may_set_default_device, may_stor
                          module_rebound)
 from .sink import NO_SINK, Sink
 from .statements import Deferred, FunctionNode, StatementWalker
-from .values import ANNOTATED, NOT_VALUE, UNKNOWN, Env, Value
+from .values import ANNOTATED, NOT_VALUE, TENSOR, UNKNOWN, Env, Value
 from .visitor import Visitor
 
 Seeds = Dict[int, Dict[str, Value]]  # id(def) -> parameter -> its value on entry
@@ -79,6 +79,34 @@ def _may_declare(word: str, source: str) -> bool:
     return False
 
 
+def _bound_once(func: FunctionNode) -> frozenset:
+    """See :meth:`FlowWalker.bound_once`."""
+    counts: Dict[str, int] = {}
+    excluded = set()
+    for node in ast.walk(func):
+        names: Sequence[Optional[str]] = ()
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            names = (node.id,)  # stores and del
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names = (node.name,) if node is not func else ()
+        elif isinstance(node, ast.alias):
+            names = ((node.asname or node.name).split(".")[0],)
+        elif isinstance(node, ast.ExceptHandler):
+            names = (node.name,)
+        elif isinstance(node, (ast.MatchAs, ast.MatchStar)):
+            names = (node.name,)
+        elif isinstance(node, ast.MatchMapping):
+            names = (node.rest,)
+        elif isinstance(node, ast.arg):
+            excluded.add(node.arg)  # a parameter (of func or of a nested scope)
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            excluded.update(node.names)
+        for n in names:
+            if n is not None:
+                counts[n] = counts.get(n, 0) + 1
+    return frozenset(n for n, c in counts.items() if c == 1 and n not in excluded)
+
+
 def _declared(kind: Type[Union[ast.Global, ast.Nonlocal]], tree: ast.AST, source: str) -> frozenset:
     """Names some ``global``/``nonlocal`` statement of the module declares, wherever it
     stands (a one-line ``def``, after ``if x:``, across a backslash): a call of the
@@ -130,6 +158,8 @@ class FlowWalker(StatementWalker):
         self.rebound = module_rebound(tree, self.globals_, walrus, dynamic=self.dynamic_stores)
         self.catching: List[bool] = []  # per enclosing try body / with: may a RuntimeError be handled?
         self._may_match: Dict[int, bool] = {}
+        self.closure_func: Optional[FunctionNode] = None  # the function whose body is walked
+        self._bound_once: Dict[int, frozenset] = {}
 
     # ------------------------------------------------------------------ driver
     def run(self) -> None:
@@ -225,6 +255,7 @@ class FlowWalker(StatementWalker):
             return  # nothing in its text can match: its body (and nested defs) cost nothing
         self.outer = outer
         self.env = {}
+        self.closure_func = func
         self.in_jit = jit
         self.method_of = self.method_class.get(id(func))
         self.self_value = None
@@ -260,4 +291,21 @@ class FlowWalker(StatementWalker):
         if self.in_module_body:  # rebound later, or by a star import: unknown when called
             for k in self.rebound:
                 out.pop(k, None)
+        elif self.closure_func is not None:  # a closure: the enclosing function's tensors
+            once = self.bound_once(self.closure_func)
+            for k, v in self.env.items():
+                if v.kind == TENSOR and k in once:
+                    out[k] = Value(TENSOR, caveat=v.caveat)
         return out
+
+    def bound_once(self, func: FunctionNode) -> frozenset:
+        """Names ``func`` binds by exactly one statement, none a parameter, none declared
+        ``global``/``nonlocal`` in it or in a scope nested in it, and bound nowhere else in
+        its text (stores in nested scopes count too).  A nested function that reads such a
+        name, whenever it is called, sees what that one binding bound (or raises
+        ``NameError``): a tensor if that binding is one.  Only the kind passes, not the
+        layout (in-place ops may change it by the time of the call)."""
+        known = self._bound_once.get(id(func))
+        if known is None:
+            known = self._bound_once[id(func)] = _bound_once(func)
+        return known

@@ -63,6 +63,7 @@ class StatementWalker(Evaluator):
     method_class: Dict[int, ast.ClassDef]  # id(def) -> the class of a method
     _stmt_handlers: Dict[type, Optional[Callable]]  # the s_ method of each statement class
     scope_outer: Callable[[], Env]  # a method: the bindings a nested scope can see
+    closure_func: Optional[ast.AST]  # the function whose body is walked (None: a class body)
 
     def block(self, stmts: Sequence[ast.stmt]) -> bool:
         for s in stmts:
@@ -164,7 +165,8 @@ class StatementWalker(Evaluator):
         saved_env, saved_outer, saved_loops, saved_raised = self.env, self.outer, self.loops, self.raised
         in_module_body, self.in_module_body = self.in_module_body, False
         self.outer = self.scope_outer()
-        self.env, self.loops, self.raised = {}, [], []
+        # a class body's names are no closures of the functions defined in it
+        self.env, self.loops, self.raised, closure_func, self.closure_func = {}, [], [], self.closure_func, None
         self.block(s.body)
         # methods see the module scope, not the class body
         for i, (func, outer, jit) in enumerate(self.deferred):
@@ -172,7 +174,7 @@ class StatementWalker(Evaluator):
                 self.deferred[i] = (func, self.outer, jit)
                 self.method_class[id(func)] = s
         self.env, self.outer, self.loops, self.raised = saved_env, saved_outer, saved_loops, saved_raised
-        self.in_module_body = in_module_body
+        self.in_module_body, self.closure_func = in_module_body, closure_func
         torch_base = any((self.static_qualname(b) or "").startswith("torch") for b in s.bases)
         self.env[s.name] = Value(local_def=True, is_class=not torch_base)
 
