@@ -14,6 +14,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from .exprs import Evaluator
 from .narrowing import narrow
+from .optional import optional_imports
 from .values import ANNOTATED, ASSERTED, NOT_VALUE, TENSOR, UNKNOWN, UNKNOWN_VALUE, Env, Value, join
 
 FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]
@@ -334,6 +335,9 @@ class StatementWalker(Evaluator):
         ends.insert(0, (self.env, body_end))
         any_exit = self.join_envs([self.raised.pop()] + [e for e, _ in ends])
         terminated = self.merge(ends)
+        for name, v in optional_imports(s, ends[0][0]).items():
+            self.env[name] = v  # where the import failed, every use of the name fails
+            self.optional_import = True
         if s.finalbody:
             normal = None if terminated else self.env
             # walked (and reported) from every state it may start in; a return, break or
@@ -349,6 +353,8 @@ class StatementWalker(Evaluator):
             terminated = self.block(s.finalbody)
             self.reporting = saved
         return terminated
+
+    optional_import = False  # some name is an import or None (fixes are not exact then)
 
     def catches_runtime_error(self, h: ast.ExceptHandler) -> bool:
         """May this handler catch a RuntimeError (a bare except, Exception, a name not
@@ -399,3 +405,4 @@ class StatementWalker(Evaluator):
             return True
         self.env = self.join_envs(live)
         return False
+
