@@ -1,0 +1,96 @@
+"""Hostile review, 2026-11-24: some-path reports (TRC101, TRC105) on a path that cannot hold a
+tensor at the report.  Each case is xfail(strict): its body asserts the right behaviour (no
+report), and ``test_cases_never_see_a_tensor`` runs the code with torch to show that no tensor
+reaches the reported call (``torch.tensor(t)`` of a tensor warns; every tensor has ``.shape``)."""
+import copy
+import textwrap
+import warnings
+from typing import TYPE_CHECKING
+
+import pytest
+import torch
+
+from flake8_torchcopy import lint_source
+
+HEAD = "import copy\nfrom typing import TYPE_CHECKING\n\nimport torch\n"
+
+# hasattr(x, "shape") is True for every tensor: after ``return x`` none is left
+HASATTR_TENSOR = """
+def f(x=None):
+    if x is None:
+        x = torch.zeros(3)
+    if hasattr(x, "shape"):
+        return x
+    return torch.tensor(x)
+"""
+HASATTR_DEEPCOPY = """
+def f(x=None):
+    if x is None:
+        x = torch.zeros(3)
+    if hasattr(x, "shape"):
+        return x
+    return copy.deepcopy(x)
+"""
+# the only tensor binding never runs (TYPE_CHECKING is False at run time)
+TYPE_CHECKING_DEAD = """
+def f():
+    x = [1.0, 2.0]
+    if TYPE_CHECKING:
+        x = torch.zeros(3)
+    return torch.tensor(x)
+"""
+# a class pattern is an isinstance test: every tensor returns in the case
+MATCH_CLASS = """
+def f(x=None):
+    if x is None:
+        x = torch.zeros(3)
+    match x:
+        case torch.Tensor():
+            return x
+    return torch.tensor(x)
+"""
+
+CASES = [
+    pytest.param(HASATTR_TENSOR, "TRC101", id="hasattr-shape-trc101"),
+    pytest.param(HASATTR_DEEPCOPY, "TRC105", id="hasattr-shape-trc105"),
+    pytest.param(TYPE_CHECKING_DEAD, "TRC101", id="type-checking-dead-branch"),
+    pytest.param(MATCH_CLASS, "TRC101", id="match-class-pattern"),
+]
+
+
+def _codes(src):
+    return [f.code for f in lint_source(HEAD + textwrap.dedent(src))]
+
+
+@pytest.mark.xfail(strict=True, reason="some-path report on a path that holds no tensor there: "
+                   "narrowing.narrow knows no hasattr / match class pattern, s_If walks a "
+                   "TYPE_CHECKING body")
+@pytest.mark.parametrize("src,code", CASES)
+def test_no_some_path_report(src, code):
+    assert code not in _codes(src)
+
+
+@pytest.mark.parametrize("src", [c.values[0] for c in CASES])
+def test_cases_never_see_a_tensor(src):
+    """Torch's side: run each function on None, a list, a tensor, a Parameter and a float;
+    torch.tensor of a tensor would warn (an error here), deepcopy is spied on."""
+    seen = []
+
+    class Spy:
+        @staticmethod
+        def deepcopy(v):
+            seen.append(isinstance(v, torch.Tensor))
+            return copy.deepcopy(v)
+
+    ns = {"copy": Spy, "torch": torch, "TYPE_CHECKING": TYPE_CHECKING}
+    exec(textwrap.dedent(src), ns)
+    f = ns["f"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        args = [None, [1.0], torch.ones(2), torch.nn.Parameter(torch.ones(2)), 3.0]
+        for a in args if f.__code__.co_argcount else [None]:
+            f(a) if f.__code__.co_argcount else f()
+    assert not any(seen)
+    # and the warning does fire when a tensor does reach torch.tensor
+    with pytest.warns(UserWarning):
+        torch.tensor(torch.ones(2))
