@@ -61,12 +61,34 @@ def f(stream=iter([None, [1.0]])):
     return torch.tensor(x)
 """
 
+# ``isinstance(x, list) or isinstance(x, tuple)``: true only for a list or a tuple
+OR_OF_ISINSTANCE = """
+def f(x=None):
+    if x is None:
+        x = torch.zeros(3)
+    if isinstance(x, list) or isinstance(x, tuple):
+        return torch.tensor(x)
+    return x
+"""
+# the isinstance test held in a name first
+ISINSTANCE_FLAG = """
+def f(x=None):
+    if x is None:
+        x = torch.zeros(3)
+    is_t = isinstance(x, torch.Tensor)
+    if is_t:
+        return x
+    return torch.tensor(x)
+"""
+
 CASES = [
     pytest.param(HASATTR_TENSOR, "TRC101", id="hasattr-shape-trc101"),
     pytest.param(HASATTR_DEEPCOPY, "TRC105", id="hasattr-shape-trc105"),
     pytest.param(TYPE_CHECKING_DEAD, "TRC101", id="type-checking-dead-branch"),
     pytest.param(MATCH_CLASS, "TRC101", id="match-class-pattern"),
     pytest.param(WHILE_TRUE, "TRC101", id="while-true-exits-by-break"),
+    pytest.param(OR_OF_ISINSTANCE, "TRC101", id="or-of-non-tensor-isinstance"),
+    pytest.param(ISINSTANCE_FLAG, "TRC101", id="isinstance-held-in-a-name"),
 ]
 
 
@@ -76,7 +98,9 @@ def _codes(src):
 
 @pytest.mark.xfail(strict=True, reason="some-path report on a path that holds no tensor there: "
                    "narrowing.narrow knows no hasattr / match class pattern, s_If walks a "
-                   "TYPE_CHECKING body, loop() lets the entry state leave a while True")
+                   "TYPE_CHECKING body, loop() lets the entry state leave a while True, an "
+                   "Or of non-tensor isinstance tests narrows nothing when true, a flag "
+                   "holding isinstance does not narrow")
 @pytest.mark.parametrize("src,code", CASES)
 def test_no_some_path_report(src, code):
     assert code not in _codes(src)
