@@ -91,6 +91,28 @@ CASES = [
     pytest.param(ISINSTANCE_FLAG, "TRC101", id="isinstance-held-in-a-name"),
 ]
 
+# the same causes reach TRC108 and TRC106 (their runs: test_reach_cases_never_see_a_tensor)
+OR_TRC108 = """
+def f(a=None, b=1.0):
+    if a is None:
+        a = torch.zeros(())
+    if isinstance(a, float) or isinstance(a, int):
+        return torch.tensor([a, b])
+    return a
+"""
+WHILE_TRUE_TRC106 = """
+def f():
+    a = torch.zeros(3)
+    while True:
+        a = [1.0, 2.0]
+        break
+    return torch.Tensor(a)
+"""
+REACH = [
+    pytest.param(OR_TRC108, "TRC108", id="or-of-isinstance-trc108"),
+    pytest.param(WHILE_TRUE_TRC106, "TRC106", id="while-true-trc106"),
+]
+
 
 def _codes(src):
     return [f.code for f in lint_source(HEAD + textwrap.dedent(src))]
@@ -101,7 +123,7 @@ def _codes(src):
                    "TYPE_CHECKING body, loop() lets the entry state leave a while True, an "
                    "Or of non-tensor isinstance tests narrows nothing when true, a flag "
                    "holding isinstance does not narrow")
-@pytest.mark.parametrize("src,code", CASES)
+@pytest.mark.parametrize("src,code", CASES + REACH)
 def test_no_some_path_report(src, code):
     assert code not in _codes(src)
 
@@ -135,3 +157,30 @@ def test_cases_never_see_a_tensor(src):
     # and the warning does fire when a tensor does reach torch.tensor
     with pytest.warns(UserWarning):
         torch.tensor(torch.ones(2))
+
+
+def test_reach_cases_never_see_a_tensor():
+    """Spy on torch.tensor / torch.Tensor: no item or argument that reaches them is a tensor."""
+    seen = []
+
+    class Torch:
+        zeros = staticmethod(torch.zeros)
+
+        @staticmethod
+        def tensor(data):
+            seen.extend(isinstance(v, torch.Tensor) for v in data)
+            return torch.tensor(data)
+
+        @staticmethod
+        def Tensor(data):
+            seen.append(isinstance(data, torch.Tensor))
+            return torch.Tensor(data)
+
+    for src, args in ((OR_TRC108, [None, 1.5, 2, torch.ones(()), "s"]), (WHILE_TRUE_TRC106, [])):
+        ns = {"torch": Torch}
+        exec(textwrap.dedent(src), ns)
+        for a in args:
+            ns["f"](a)
+        if not args:
+            ns["f"]()
+    assert seen and not any(seen)
