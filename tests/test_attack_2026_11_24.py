@@ -184,3 +184,31 @@ def test_reach_cases_never_see_a_tensor():
         if not args:
             ns["f"]()
     assert seen and not any(seen)
+
+
+# ``python -O`` strips the assert: the torch.isnan evidence need not have run
+ASSERT_EVIDENCE = """
+def f(x):
+    assert not torch.isnan(x).any()
+    return copy.deepcopy(x)
+"""
+
+
+@pytest.mark.xfail(strict=True, reason="statements.py takes evidence from an assert's test, "
+                   "which python -O never runs: a definite 'on a tensor' report")
+def test_assert_is_not_evidence():
+    found = [f for f in lint_source(HEAD + textwrap.dedent(ASSERT_EVIDENCE)) if f.code == "TRC105"]
+    assert all("some paths" in f.message for f in found)
+
+
+def test_assert_evidence_under_O():
+    """Torch's side: under -O a list reaches deepcopy; without -O torch.isnan raises first."""
+    import subprocess
+    import sys
+    prog = "import copy, torch\n" + textwrap.dedent(ASSERT_EVIDENCE) + "print(type(f([1.0])).__name__)"
+    out = subprocess.run([sys.executable, "-O", "-c", prog], capture_output=True, text=True)
+    assert out.stdout.strip() == "list"
+    ns = {"copy": copy, "torch": torch}
+    exec(textwrap.dedent(ASSERT_EVIDENCE), ns)
+    with pytest.raises(TypeError):
+        ns["f"]([1.0])
