@@ -212,3 +212,39 @@ def test_assert_evidence_under_O():
     exec(textwrap.dedent(ASSERT_EVIDENCE), ns)
     with pytest.raises(TypeError):
         ns["f"]([1.0])
+
+
+# the module's own class takes keepdim= / end_dim=: the keyword is no tensor evidence here
+LOCAL_KEEPDIM = """
+class Bag:
+    def sum(self, dim=None, keepdim=False):
+        return 0
+
+    def flatten(self, start_dim=0, end_dim=-1):
+        return self
+
+
+def f(b: Bag):
+    b.sum(keepdim=True)
+    return copy.deepcopy(b)
+
+
+def g(b):
+    b.flatten(end_dim=1)
+    return copy.deepcopy(b)
+"""
+
+
+@pytest.mark.xfail(strict=True, reason="torchsem.call_method takes a tensor-only keyword as "
+                   "evidence even when the module defines a class with that method (and b: Bag)")
+def test_local_class_keyword_is_not_evidence():
+    assert "TRC105" not in _codes(LOCAL_KEEPDIM)
+
+
+def test_local_class_keyword_runs_on_a_bag():
+    ns = {"copy": copy, "torch": torch}
+    exec(textwrap.dedent(LOCAL_KEEPDIM), ns)
+    bag = ns["Bag"]()
+    for fn in (ns["f"], ns["g"]):
+        out = fn(bag)
+        assert type(out).__name__ == "Bag" and not isinstance(out, torch.Tensor)
