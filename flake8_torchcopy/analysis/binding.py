@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple, cast
 
 from . import numpyish
 from . import torchsem as sem
-from .narrowing import narrow
+from .narrowing import narrow, tested_names
 from .torchsem import is_tensorish
 from .values import NOT, NOT_VALUE, TENSOR, UNKNOWN, UNKNOWN_VALUE, Env, Value, join
 
@@ -27,6 +27,7 @@ class Binding:
     cache: Dict[int, Value]
     walrus: List[str]
     conditional: int
+    test_flags: Dict[str, frozenset]  # names holding a test -> the names it narrows
     narrow_caveat: Optional[str]
 
     if TYPE_CHECKING:  # the evaluator's, and the size arithmetic's (:mod:`.sizes`)
@@ -52,6 +53,11 @@ class Binding:
     def bind(self, target: ast.AST, v: Value, value_node: Optional[ast.AST]) -> None:
         if isinstance(target, ast.Name):
             self.env[target.id] = v
+            flag = tested_names(self, value_node) if value_node is not None else frozenset()
+            if flag:
+                self.test_flags[target.id] = flag  # `is_t = isinstance(x, T)`
+            else:
+                self.test_flags.pop(target.id, None)
             return
         if isinstance(target, (ast.Tuple, ast.List)):
             names = target.elts

@@ -61,6 +61,7 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
         self.reporting = True
         self.evidence: List[str] = []
         self.conditional = 0  # >0 inside code a statement may not run (IfExp arms, `and`/`or`, lambdas)
+        self.test_flags: Dict[str, frozenset] = {}  # `is_t = isinstance(x, T)`: is_t -> {x}
         self._expr_handlers: Dict[type, Optional[Callable]] = {}
         self.method_of: Optional[ast.ClassDef] = None  # the class of the method being walked
         self.self_value: Optional[Value] = None  # and its first parameter

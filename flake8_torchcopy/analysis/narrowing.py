@@ -19,6 +19,36 @@ _NON_TENSOR_TYPES = frozenset(
 )
 
 
+# attributes every tensor has (checked with torch): ``hasattr(x, "shape")`` false, x is none
+TENSOR_ATTRIBUTES = frozenset(
+    "shape dtype device ndim requires_grad grad is_cuda data dim size numel detach clone".split())
+
+
+def never_true(ev, test: ast.AST) -> bool:
+    """``test`` is false whenever the module runs: ``TYPE_CHECKING``, ``False``, ``0``."""
+    if isinstance(test, ast.Constant):
+        return not test.value
+    return ev.static_qualname(test) in ("typing.TYPE_CHECKING", "typing_extensions.TYPE_CHECKING")
+
+
+def always_true(test: ast.AST) -> bool:
+    """``test`` is a true constant (``while True:``, ``while 1:``)."""
+    return isinstance(test, ast.Constant) and bool(test.value)
+
+
+def tested_names(ev, test: ast.AST) -> frozenset:
+    """The names whose kind ``test`` narrows (``isinstance(x, T)``: x), for a flag holding it."""
+    if isinstance(test, ast.Call):
+        f = test.func
+        if not (isinstance(f, ast.Name) and f.id in ("isinstance", "hasattr", "type")
+                or isinstance(f, ast.Attribute) and f.attr == "is_tensor"):
+            return frozenset()
+    elif not isinstance(test, (ast.Compare, ast.BoolOp, ast.UnaryOp)):
+        return frozenset()
+    yes, no = narrow(ev, test)
+    return frozenset(yes) | frozenset(no)
+
+
 def narrow(ev, test: ast.AST) -> Narrowed:
     """Kinds that hold for names when ``test`` is true, and when it is false."""
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
@@ -34,7 +64,21 @@ def narrow(ev, test: ast.AST) -> Narrowed:
         no: Dict[str, str] = {}
         for _, n in parts:
             no.update(n)
-        return {}, no
+        # true when one part is: what every part proves alike (`isinstance(x, list) or
+        # isinstance(x, tuple)`: x is no tensor)
+        first = parts[0][0]
+        yes = {k: v for k, v in first.items() if all(y.get(k) == v for y, _ in parts[1:])}
+        return yes, no
+    if isinstance(test, ast.Name) and test.id in ev.test_flags:
+        # a flag holding a test (`is_t = isinstance(x, T)`): its names may have been
+        # rebound since, so what it proves is not followed, and what was known is dropped
+        about = {n: UNKNOWN for n in ev.test_flags[test.id]}
+        return about, dict(about)
+    if isinstance(test, ast.Call) and len(test.args) == 2 and not test.keywords \
+            and isinstance(test.func, ast.Name) and test.func.id == "hasattr" and "hasattr" not in ev.env \
+            and isinstance(test.args[0], ast.Name) and isinstance(test.args[1], ast.Constant) \
+            and test.args[1].value in TENSOR_ATTRIBUTES:
+        return {}, {test.args[0].id: NOT}  # every tensor has it
     if isinstance(test, ast.Call) and len(test.args) == 2 and not test.keywords:
         is_isinstance = isinstance(test.func, ast.Name) and test.func.id == "isinstance" \
             and "isinstance" not in ev.env

@@ -13,7 +13,7 @@ import ast
 from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from .exprs import Evaluator
-from .narrowing import narrow
+from .narrowing import always_true, narrow, never_true
 from .optional import optional_imports
 from .values import ANNOTATED, ASSERTED, NOT_VALUE, TENSOR, UNKNOWN, UNKNOWN_VALUE, Env, Value, join
 
@@ -214,9 +214,11 @@ class StatementWalker(Evaluator):
     s_Nonlocal = s_Global
 
     def s_Assert(self, s):
+        self.conditional += 1  # python -O removes the assert: its calls are no evidence
         self.ev(s.test)
         if s.msg is not None:
             self.ev(s.msg)
+        self.conditional -= 1
         yes, _ = narrow(self, s.test)
         self.narrow_caveat = ASSERTED  # python -O removes the assert
         self.apply(self.env, yes)
@@ -227,6 +229,9 @@ class StatementWalker(Evaluator):
         self.ev(s.test)
         yes, no = narrow(self, s.test)
         entry = self.env
+        if never_true(self, s.test):  # `if TYPE_CHECKING:`, `if False:`: the body never runs
+            self.env = dict(entry)
+            return self.block(s.orelse)
         self.env = self.apply(dict(entry), yes)
         t_end = self.block(s.body)
         env_t = self.env
@@ -301,6 +306,8 @@ class StatementWalker(Evaluator):
         if s.orelse:
             else_end = self.block(s.orelse)
             exits = ([] if else_end else [self.env]) + ctl["breaks"]
+        elif isinstance(s, ast.While) and always_true(s.test):
+            exits = ctl["breaks"]  # `while True:` leaves only by a break
         else:
             exits = [after] + ctl["breaks"]
         if not exits:
@@ -384,7 +391,12 @@ class StatementWalker(Evaluator):
             if case.guard is not None:
                 self.ev(case.guard)
             ends.append((self.env, self.block(case.body)))
-        ends.append((entry, False))
+        # no case matched: a class pattern narrows what the subject is not (not followed)
+        unmatched = dict(entry)
+        if isinstance(s.subject, ast.Name) and any(
+                isinstance(n, ast.MatchClass) for c in s.cases for n in ast.walk(c.pattern)):
+            unmatched[s.subject.id] = UNKNOWN_VALUE
+        ends.append((unmatched, False))
         return self.merge(ends)
 
     @staticmethod

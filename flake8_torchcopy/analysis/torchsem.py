@@ -249,7 +249,8 @@ def call_method(ev, node, recv: Value, m: str, args: List[Value]) -> Value:
     container = yields.method_yield(recv, m) if m in yields.YIELDS and m != "unbind" else None
     if container is not None:
         return container
-    only = m in api.TENSOR_ONLY_METHODS or api.tensor_only_keyword(m, node)  # x.flatten(end_dim=-2)
+    only = m in api.TENSOR_ONLY_METHODS or api.tensor_only_keyword(m, node) \
+        and f"def {m}(" not in ev.source  # x.flatten(end_dim=-2), unless the module defines one
     if only and isinstance(node.func.value, ast.Name) \
             and recv.kind in (UNKNOWN, ANNOTATED) and recv.qualname is None:
         if not ev.conditional:  # evidence only from calls that certainly ran

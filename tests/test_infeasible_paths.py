@@ -1,7 +1,10 @@
-"""Hostile review, 2026-11-24: some-path reports (TRC101, TRC105) on a path that cannot hold a
-tensor at the report.  Each case is xfail(strict): its body asserts the right behaviour (no
-report), and ``test_cases_never_see_a_tensor`` runs the code with torch to show that no tensor
-reaches the reported call (``torch.tensor(t)`` of a tensor warns; every tensor has ``.shape``)."""
+"""Reports on paths that cannot hold a tensor (found by a hostile review): a "tensor on some
+paths" report (TRC101, TRC105, TRC106, TRC108) behind a test that removes the tensor
+(``hasattr``, an ``or`` of isinstance tests, a flag holding one, a match class pattern), in a
+branch that never runs (``TYPE_CHECKING``), after a ``while True`` left only by ``break``; and
+tensor evidence that is none (an assert's test, a module class's own ``keepdim=``).  Each case
+asserts no report, and ``test_cases_never_see_a_tensor`` runs the code with torch to show
+that no tensor reaches the reported call (``torch.tensor(t)`` of a tensor warns)."""
 import copy
 import textwrap
 import warnings
@@ -118,11 +121,6 @@ def _codes(src):
     return [f.code for f in lint_source(HEAD + textwrap.dedent(src))]
 
 
-@pytest.mark.xfail(strict=True, reason="some-path report on a path that holds no tensor there: "
-                   "narrowing.narrow knows no hasattr / match class pattern, s_If walks a "
-                   "TYPE_CHECKING body, loop() lets the entry state leave a while True, an "
-                   "Or of non-tensor isinstance tests narrows nothing when true, a flag "
-                   "holding isinstance does not narrow")
 @pytest.mark.parametrize("src,code", CASES + REACH)
 def test_no_some_path_report(src, code):
     assert code not in _codes(src)
@@ -194,8 +192,6 @@ def f(x):
 """
 
 
-@pytest.mark.xfail(strict=True, reason="statements.py takes evidence from an assert's test, "
-                   "which python -O never runs: a definite 'on a tensor' report")
 def test_assert_is_not_evidence():
     found = [f for f in lint_source(HEAD + textwrap.dedent(ASSERT_EVIDENCE)) if f.code == "TRC105"]
     assert all("some paths" in f.message for f in found)
@@ -235,8 +231,6 @@ def g(b):
 """
 
 
-@pytest.mark.xfail(strict=True, reason="torchsem.call_method takes a tensor-only keyword as "
-                   "evidence even when the module defines a class with that method (and b: Bag)")
 def test_local_class_keyword_is_not_evidence():
     assert "TRC105" not in _codes(LOCAL_KEEPDIM)
 
@@ -248,3 +242,12 @@ def test_local_class_keyword_runs_on_a_bag():
     for fn in (ns["f"], ns["g"]):
         out = fn(bag)
         assert type(out).__name__ == "Bag" and not isinstance(out, torch.Tensor)
+
+
+def test_tensor_attributes_are_on_every_tensor():
+    """``hasattr(x, a)`` false proves x no tensor only if every tensor has ``a``."""
+    from flake8_torchcopy.analysis.narrowing import TENSOR_ATTRIBUTES
+    for t in (torch.zeros(2), torch.nn.Parameter(torch.zeros(2)), torch.zeros(2, 3).t(),
+              torch.tensor(1, dtype=torch.int64), torch.zeros(2).to_sparse()):
+        missing = [a for a in sorted(TENSOR_ATTRIBUTES) if not hasattr(t, a)]
+        assert not missing, (type(t), missing)
