@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Protocol, 
 
 from .analysis.flow import ModuleWalk
 from .analysis.sink import Span
+from .analysis.triggers import Word
 from .analysis.visitor import NodeHook
 from .finding import Finding, unsafe
 
@@ -38,7 +39,7 @@ class Checker(Protocol):
     def triggers(self) -> Sequence[Sequence[str]]: ...
 
     @property
-    def function_triggers(self) -> Optional[Sequence[Sequence[str]]]: ...
+    def function_triggers(self) -> Optional[Sequence[Sequence[Word]]]: ...
 
     def check(self, node: ast.AST, ctx: Context) -> None: ...
 
@@ -61,7 +62,7 @@ class _Dispatch:
             for t in rule.node_types:
                 checks.setdefault(t, []).append(rule.check)
         self.hooks: Mapping[type, Sequence[NodeHook]] = {t: tuple(found) for t, found in checks.items()}
-        self.function_triggers: Sequence[Sequence[str]] = [
+        self.function_triggers: Sequence[Sequence[Word]] = [
             g for r in rules for g in (r.function_triggers or r.triggers)]
 
 

@@ -126,3 +126,12 @@ def test_every_module_says_its_job_and_stays_short():
             long[name] = lines
     assert not undocumented, undocumented
     assert not long, long
+
+
+def test_the_rules_legacy_constructors_are_the_analysis_ones():
+    """A rule may not import the analysis: its copy of the legacy constructors' names (the
+    callees of its function trigger ``Tensor(``) is kept equal to the analysis's here."""
+    from flake8_torchcopy.analysis.torchapi import LEGACY_CONSTRUCTORS
+    from flake8_torchcopy.rules._common import LEGACY_CONSTRUCTOR_NAMES
+
+    assert LEGACY_CONSTRUCTOR_NAMES == LEGACY_CONSTRUCTORS

@@ -21,6 +21,7 @@ from .modulescan import (may_replace_attribute, may_set_default_device, may_stor
                          module_rebound)
 from .sink import NO_SINK, Sink
 from .statements import Deferred, FunctionNode, StatementWalker
+from .triggers import Word, alias_groups, found
 from .values import ANNOTATED, NOT_VALUE, TENSOR, UNKNOWN, Env, Value
 from .visitor import Visitor
 
@@ -225,17 +226,16 @@ class FlowWalker(StatementWalker):
         return known
 
     @staticmethod
-    def trigger_groups(source: str, tree: ast.AST, triggers: Sequence[Sequence[str]]) -> List[Tuple[str, ...]]:
+    def trigger_groups(source: str, tree: ast.AST, triggers: Sequence[Sequence[Word]]) -> List[Tuple[Word, ...]]:
         """Word groups of which one must be in a function's text for any hook to match there:
-        the visitor's ``triggers``, and names imported under an alias
-        (``from torch import tensor as T``) as groups of their own, so an aliased call still
-        gets its function analysed.
+        the visitor's ``triggers``, and for names imported under an alias
+        (``from torch import tensor as T``) the groups with the alias in place of the words it
+        may stand for (:func:`.triggers.alias_groups`), so an aliased call still gets its
+        function analysed.
         """
         groups = [tuple(g) for g in triggers]
         if " as " in source:
-            for node in tree.body:  # type: ignore[attr-defined]
-                if isinstance(node, (ast.Import, ast.ImportFrom)):
-                    groups.extend((a.asname,) for a in node.names if a.asname)
+            groups.extend(alias_groups(tree, groups))
         return groups
 
     def may_match(self, node: ast.AST) -> bool:
@@ -247,7 +247,7 @@ class FlowWalker(StatementWalker):
 
     def _text_may_match(self, node: ast.AST) -> bool:
         text = self.idx.line_text(node)
-        return any(all(t in text for t in g) for g in self.word_groups)
+        return any(all(found(t, text) for t in g) for g in self.word_groups)
 
     # -------------------------------------------------------------- functions
     def function(self, func: FunctionNode, outer: Env, jit: bool) -> None:

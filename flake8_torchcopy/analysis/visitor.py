@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Callable, Mapping, Protocol, Sequence
 
 if TYPE_CHECKING:  # pragma: no cover
     from .context import Context
+    from .triggers import Word
 
 #: called with each evaluated node of its class and the context of the walk
 NodeHook = Callable[[ast.AST, "Context"], None]
@@ -27,12 +28,12 @@ class Visitor(Protocol):
     hooks: Mapping[type, Sequence[NodeHook]]
     #: word groups: a function's body is walked only when its text holds every word of one
     #: (names imported under an alias are added by the walker)
-    function_triggers: Sequence[Sequence[str]]
+    function_triggers: Sequence[Sequence["Word"]]
 
 
 class _NoVisitor:
     hooks: Mapping[type, Sequence[NodeHook]] = {}
-    function_triggers: Sequence[Sequence[str]] = ()
+    function_triggers: Sequence[Sequence["Word"]] = ()
 
 
 NO_VISITOR: Visitor = _NoVisitor()

@@ -7,6 +7,12 @@ from typing import Dict, List, Optional, Tuple, Union
 
 from ..finding import SAFE, UNSAFE, Edit, Fix, Hole, Replacement
 
+#: the legacy constructors (``torch.Tensor``, ``torch.FloatTensor``...): the analysis's
+#: ``torchapi.LEGACY_CONSTRUCTORS``, which a rule may not import (a test keeps them equal)
+LEGACY_CONSTRUCTOR_NAMES = frozenset("""
+    Tensor FloatTensor DoubleTensor HalfTensor BFloat16Tensor LongTensor IntTensor
+    ShortTensor CharTensor ByteTensor BoolTensor""".split())
+
 
 def keywords(call: ast.Call) -> Optional[Dict[str, ast.keyword]]:
     """Keyword arguments by name; None if there is a ``**kwargs``."""

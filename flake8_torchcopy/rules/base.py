@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, ClassVar, Dict, Mapping, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, ClassVar, Dict, FrozenSet, Iterable, Mapping, Optional, Sequence, Tuple, Union
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..analysis.context import Context
@@ -34,6 +34,34 @@ class Example:
     note: str = ""
 
 
+class CallWord:
+    """``word`` (ending in ``(``) where the identifier it ends is one of ``callees``:
+    ``CallWord("tensor(", {"tensor", "as_tensor"})`` is in ``torch.tensor(x)`` and in
+    ``as_tensor(x)``, not in ``is_tensor(x)``."""
+
+    __slots__ = ("word", "callees")
+
+    def __init__(self, word: str, callees: Iterable[str]) -> None:
+        self.word = word
+        self.callees: FrozenSet[str] = frozenset(callees)
+
+    def found_in(self, text: str) -> bool:
+        word = self.word
+        end = len(word) - 1  # the identifier ends before the "("
+        pos = text.find(word)
+        while pos >= 0:
+            start = stop = pos + end
+            while start > 0 and (text[start - 1].isalnum() or text[start - 1] == "_"):
+                start -= 1
+            if text[start:stop] in self.callees:
+                return True
+            pos = text.find(word, pos + 1)
+        return False
+
+    def __repr__(self) -> str:
+        return f"CallWord({self.word!r}, {sorted(self.callees)!r})"
+
+
 class Rule:
     """Base class.  Subclasses set the class attributes and implement ``check``."""
 
@@ -52,7 +80,7 @@ class Rule:
     triggers: ClassVar[Sequence[Sequence[str]]]
     # The same, for the text of one function (None: ``triggers``).  Stricter, since a
     # call must be there: names imported under an alias are added by the walker.
-    function_triggers: ClassVar[Optional[Sequence[Sequence[str]]]] = None
+    function_triggers: ClassVar[Optional[Sequence[Sequence[Union[str, CallWord]]]]] = None
     # ast node types the rule's check is called for.
     node_types: ClassVar[Tuple[type, ...]] = (ast.Call,)
     VALID: ClassVar[Sequence[str]] = ()

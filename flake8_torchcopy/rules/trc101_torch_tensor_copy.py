@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 
 from ._common import copy_expression, copy_fix_safety, keywords, replace_fix, short
-from .base import Example, Rule
+from .base import CallWord, Example, Rule
 
 
 class TorchTensorCopy(Rule):
@@ -47,7 +47,7 @@ class TorchTensorCopy(Rule):
         "reported, not fixed."
     )
     triggers = (("tensor",),)  # also catches `from torch import tensor as T`
-    function_triggers = (("tensor(",),)
+    function_triggers = ((CallWord("tensor(", {"tensor"}),),)  # not as_tensor(, is_tensor(
 
     VALID = (
         "import torch\ndata = [1.0, 2.0]\ny = torch.tensor(data)\n",

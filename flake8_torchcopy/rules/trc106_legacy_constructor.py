@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import ast
 
-from ._common import short
-from .base import Example, Rule
+from ._common import LEGACY_CONSTRUCTOR_NAMES, short
+from .base import CallWord, Example, Rule
 
 
 class LegacyConstructor(Rule):
@@ -26,7 +26,7 @@ class LegacyConstructor(Rule):
         "expected a copy wants `t.detach().clone()`; only the author knows which."
     )
     triggers = (("Tensor",),)
-    function_triggers = (("Tensor(",),)
+    function_triggers = ((CallWord("Tensor(", LEGACY_CONSTRUCTOR_NAMES),),)  # not DTensor(
 
     VALID = (
         "import torch\nt = torch.Tensor(2, 3)\n",

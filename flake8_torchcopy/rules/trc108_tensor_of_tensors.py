@@ -4,7 +4,7 @@ from __future__ import annotations
 import ast
 
 from ._common import code, hole, replace_fix, short
-from .base import Example, Rule
+from .base import CallWord, Example, Rule
 
 
 class TensorOfTensors(Rule):
@@ -28,7 +28,7 @@ class TensorOfTensors(Rule):
         "`.detach()` keeps torch.tensor's cut of the graph; drop it if gradients should flow."
     )
     triggers = (("tensor",),)  # also catches `from torch import tensor as T`
-    function_triggers = (("tensor(",),)
+    function_triggers = ((CallWord("tensor(", {"tensor", "as_tensor"}),),)
 
     VALID = (
         "import torch\ny = torch.tensor([1.0, 2.0])\n",

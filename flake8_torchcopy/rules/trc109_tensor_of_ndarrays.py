@@ -4,8 +4,8 @@ from __future__ import annotations
 import ast
 from typing import List, Optional
 
-from ._common import code, hole, keywords, replace_fix, short
-from .base import Example, Rule
+from ._common import LEGACY_CONSTRUCTOR_NAMES, code, hole, keywords, replace_fix, short
+from .base import CallWord, Example, Rule
 
 _FUNCTIONS = frozenset({"torch.tensor", "torch.as_tensor"})
 # dtype= values for which torch.tensor(lst, dtype=D) == torch.tensor(np.array(lst), dtype=D) for
@@ -60,7 +60,8 @@ class TensorOfNdarrays(Rule):
         "TorchScript, and where the module may set a default device or replace `torch.tensor`."
     )
     triggers = (("numpy", "tensor"), ("numpy", "Tensor"))
-    function_triggers = (("tensor(",), ("Tensor(",))
+    function_triggers = ((CallWord("tensor(", {"tensor", "as_tensor"}),),
+                         (CallWord("Tensor(", LEGACY_CONSTRUCTOR_NAMES),))
 
     VALID = (
         "import numpy as np\nimport torch\ny = torch.tensor(np.stack([np.zeros(3), np.ones(3)]))\n",

@@ -39,6 +39,8 @@ class LeafLostToTransfer(Rule):
         "same numbers on the host), now a leaf on `d`."
     )
     triggers = (("requires_grad",),)
+    # the keyword, and the transfer it is lost to (``.cuda(``, ``.to(``...)
+    function_triggers = tuple(("requires_grad", f".{m}(") for m in sorted(_TRANSFERS))
 
     VALID = (
         "import torch\nw = torch.zeros(3, device='cuda', requires_grad=True)\n",

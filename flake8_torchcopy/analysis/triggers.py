@@ -1,0 +1,72 @@
+"""Trigger words of a function's text: plain substrings, or :class:`CallWord` (a call of
+one of some names), and the aliases that may stand for them.
+
+The walker walks a function's body only when its text holds every word of one group
+(:attr:`.visitor.Visitor.function_triggers`).  A plain word is a substring (``"tensor("``
+is in ``as_tensor(``, ``is_tensor(``, ``to_tensor(`` too); a :class:`CallWord` (a rule's,
+:class:`flake8_torchcopy.rules.base.CallWord`) is that substring where the name it ends is
+one of the callees the rule asks about, which rules out most of them.  A name imported
+under an alias (``from torch import tensor as T``, ``import torch as th``) may stand for a
+word: :func:`alias_groups` gives the groups the alias then stands in for.
+"""
+from __future__ import annotations
+
+import ast
+from typing import FrozenSet, List, Protocol, Sequence, Tuple, Union
+
+
+class CallWord(Protocol):
+    """A word that is a call of one of some names (:class:`flake8_torchcopy.rules.base.CallWord`):
+    ``word`` (ending in ``(``) where the identifier it ends is one of ``callees``."""
+
+    word: str
+    callees: FrozenSet[str]
+
+    def found_in(self, text: str) -> bool: ...
+
+
+Word = Union[str, CallWord]
+
+
+def found(word: Word, text: str) -> bool:
+    """Is ``word`` in ``text``?"""
+    return word in text if isinstance(word, str) else word.found_in(text)
+
+
+def _hidden(word: Word, qualname: str, binds_module: bool) -> bool:
+    """May a name bound to ``qualname`` (a module where ``binds_module``), used under an
+    alias, stand for ``word`` in the text?  An attribute (``.to(``) is written out whatever
+    its receiver is named; a call (``tensor(``) only by a name bound to the callee, never a
+    module; any other word by a name whose qualified name holds it."""
+    parts = qualname.split(".")
+    if not isinstance(word, str):
+        return not binds_module and parts[-1] in word.callees
+    text = word
+    if text.startswith("."):
+        return False
+    core = text.rstrip("(")
+    if text.endswith("("):
+        return not binds_module and parts[-1].endswith(core)
+    return any(core in p for p in parts)
+
+
+def alias_groups(tree: ast.AST, triggers: Sequence[Sequence[Word]]) -> List[Tuple[Word, ...]]:
+    """The groups the names a module imports under an alias (at its top level) stand in
+    for: a group of ``triggers`` with the words the alias may stand for replaced by the
+    alias (``import torch as th``: ``("torch", ".to(")`` gives ``("th", ".to(")``)."""
+    out: List[Tuple[Word, ...]] = []
+    for node in tree.body:  # type: ignore[attr-defined]
+        if not isinstance(node, (ast.Import, ast.ImportFrom)):
+            continue
+        for a in node.names:
+            if not a.asname:
+                continue
+            if isinstance(node, ast.Import):
+                qualname, module = a.name, True
+            else:
+                qualname, module = ".".join(p for p in (node.module, a.name) if p), False
+            for group in triggers:
+                kept = tuple(w for w in group if not _hidden(w, qualname, module))
+                if len(kept) < len(group) and (a.asname,) + kept not in out:
+                    out.append((a.asname,) + kept)
+    return out

@@ -1,0 +1,82 @@
+"""The function gate (a function's body is walked only when its text holds one group of
+trigger words) loses no finding: each snippet reports the same with the gate and with every
+function walked, and the gate does skip what no rule can match in."""
+import pytest
+
+from flake8_torchcopy import lint_source
+from flake8_torchcopy.analysis import flow
+from flake8_torchcopy.analysis.triggers import alias_groups, found
+from flake8_torchcopy.rules.base import CallWord
+
+SNIPPETS = {
+    "aliased torch.tensor": (
+        "import torch\nfrom torch import tensor as T\n"
+        "def f():\n    x = torch.ones(2)\n    return T(x)\n", "TRC101"),
+    "as_tensor of tensors": (
+        "import torch\n"
+        "def f():\n    a = torch.ones(2)\n    return torch.as_tensor([a, a])\n", "TRC108"),
+    "legacy FloatTensor": (
+        "import torch\n"
+        "def f():\n    x = torch.ones(2, 2)\n    return torch.FloatTensor(x.float())\n", "TRC106"),
+    "aliased legacy constructor": (
+        "import torch\nfrom torch import FloatTensor as FT\n"
+        "def f():\n    x = torch.ones(2, 2)\n    return FT(x.float())\n", "TRC106"),
+    "leaf lost to double()": (
+        "import torch\n"
+        "def f():\n    return torch.ones(2, requires_grad=True).double()\n", "TRC111"),
+    "leaf lost, factory aliased": (
+        "import torch\nfrom torch import randn as R\n"
+        "def f(d):\n    return R(4, requires_grad=True).to(d)\n", "TRC111"),
+    "torch aliased for a transfer": (
+        "import torch as th\n"
+        "def f(d):\n    return th.zeros(3).to('cuda')\n", "TRC112"),
+}
+
+
+def _walk_everything(monkeypatch):
+    monkeypatch.setattr(flow.FlowWalker, "_text_may_match", lambda self, node: True)
+
+
+@pytest.mark.parametrize("name", sorted(SNIPPETS))
+def test_the_gate_loses_no_finding(name, monkeypatch):
+    source, code = SNIPPETS[name]
+    gated = [(f.code, f.line, f.col) for f in lint_source(source)]
+    assert code in [c for c, _, _ in gated]
+    _walk_everything(monkeypatch)
+    assert [(f.code, f.line, f.col) for f in lint_source(source)] == gated
+
+
+def test_call_words_tell_the_callee():
+    word = CallWord("tensor(", {"tensor", "as_tensor"})
+    assert found(word, "y = torch.tensor(x)") and found(word, "y = as_tensor(x)")
+    assert found(word, "tensor(x)")
+    assert not found(word, "if is_tensor(x) or to_tensor(y): pass")
+    assert found(word, "is_tensor(x) and torch.tensor(x)")
+
+
+def test_the_gate_skips_functions_no_rule_can_match_in(monkeypatch):
+    walked = []
+    function = flow.FlowWalker.function
+
+    def spy(self, func, outer, jit):
+        if self.may_match(func):
+            walked.append(func.name)
+        return function(self, func, outer, jit)
+
+    monkeypatch.setattr(flow.FlowWalker, "function", spy)
+    source = ("import torch\nimport numpy as np\nimport torch.nn.functional as F\n"
+              "def checks(x):\n    return torch.is_tensor(x) and np.ones(2)\n"
+              "def pads(x):\n    return F.pad(x, (1, 1))\n"
+              "def grads(x):\n    x.requires_grad_(True)\n    return torch.tensor(x)\n")
+    lint_source(source)
+    assert walked == ["grads"]
+
+
+def test_an_alias_stands_for_the_words_it_may_hide():
+    import ast
+    tree = ast.parse("import torch as th\nimport numpy as np\nfrom torch import tensor as T\n"
+                     "from torch import is_tensor as it\n")
+    tensor = CallWord("tensor(", {"tensor"})
+    groups = alias_groups(tree, [("torch", ".to("), (tensor,), ("numpy(",)])
+    assert ("th", ".to(") in groups and ("T",) in groups
+    assert ("it",) not in groups and not [g for g in groups if g[0] == "np"]
