@@ -26,6 +26,7 @@ from .values import ANNOTATED, NOT_VALUE, TENSOR, UNKNOWN, Env, Value
 from .visitor import Visitor
 
 Seeds = Dict[int, Dict[str, Value]]  # id(def) -> parameter -> its value on entry
+_NOT_WALKED: Env = {}  # the bindings of a def that is not walked (never read)
 
 
 class ModuleWalk:
@@ -248,6 +249,13 @@ class FlowWalker(StatementWalker):
     def _text_may_match(self, node: ast.AST) -> bool:
         text = self.idx.line_text(node)
         return any(all(found(t, text) for t in g) for g in self.word_groups)
+
+    def def_outer(self, func: FunctionNode) -> Env:
+        """What a def met now is walked with: the bindings it sees, or nothing where it
+        will not be walked (no hook can match in it, it calls no closed function)."""
+        if self.may_match(func) or id(func) in self.sites.callers:
+            return self.scope_outer()
+        return _NOT_WALKED
 
     # -------------------------------------------------------------- functions
     def function(self, func: FunctionNode, outer: Env, jit: bool) -> None:

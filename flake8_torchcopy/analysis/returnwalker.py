@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 from typing import Any, List, Optional
 
-from .values import TENSOR, Value
+from .values import TENSOR, Env, Value
 
 _RETURN_WALKER: Optional[Any] = None
 
@@ -31,6 +31,9 @@ def _return_walker_class() -> Any:
 
         def may_match(self, node: ast.AST) -> bool:
             return node is self.target
+
+        def def_outer(self, func) -> Env:
+            return self.scope_outer()  # any function may be asked about later
 
         def s_Return(self, s):
             out = super().s_Return(s)

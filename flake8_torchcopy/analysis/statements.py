@@ -65,6 +65,7 @@ class StatementWalker(Evaluator):
     _stmt_handlers: Dict[type, Optional[Callable]]  # the s_ method of each statement class
     scope_outer: Callable[[], Env]  # a method: the bindings a nested scope can see
     closure_func: Optional[ast.AST]  # the function whose body is walked (None: a class body)
+    def_outer: Callable[[FunctionNode], Env]  # a method: the bindings a def met now is walked with
 
     def block(self, stmts: Sequence[ast.stmt]) -> bool:
         for s in stmts:
@@ -156,7 +157,7 @@ class StatementWalker(Evaluator):
         self.env[s.name] = Value(local_def=True)
         if self.in_module_body:
             self.module_defs[id(self.env[s.name])] = s
-        self.deferred.append((s, self.scope_outer(), jit))
+        self.deferred.append((s, self.def_outer(s), jit))
 
     s_AsyncFunctionDef = s_FunctionDef
 
