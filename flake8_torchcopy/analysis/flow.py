@@ -237,7 +237,8 @@ class FlowWalker(StatementWalker):
         groups = [tuple(g) for g in triggers]
         if " as " in source:
             groups.extend(alias_groups(tree, groups))
-        return groups
+        # a function's text is part of the module's: a group not all there matches nowhere
+        return [g for g in groups if all(found(t, source) for t in g)]
 
     def may_match(self, node: ast.AST) -> bool:
         """Cheap text check: can any hook match inside this function?  Asked once per function."""
@@ -247,6 +248,8 @@ class FlowWalker(StatementWalker):
         return known
 
     def _text_may_match(self, node: ast.AST) -> bool:
+        if not self.word_groups:
+            return False
         text = self.idx.line_text(node)
         return any(all(found(t, text) for t in g) for g in self.word_groups)
 
