@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 from typing import Callable, Dict, List, Optional, Sequence, Tuple, Type, Union
 
-from .callsites import MAX_ROUNDS, parameter_seeds
+from .callsites import MAX_ROUNDS, NO_CALLSITES, parameter_seeds
 from .closedness import closed_functions
 from .context import Context
 from .modulescan import (may_replace_attribute, may_set_default_device, may_store_dynamically,
@@ -41,7 +41,9 @@ class ModuleWalk:
                  path: Optional[str] = None) -> None:
         self.walker = walker = FlowWalker(source, tree, visitor, options, sink)
         walker.path = path  # its imports of its own package are followed (.project)
-        walker.sites = closed_functions(tree, walker.idx, walker.may_match, public=options.public_helpers)
+        # no trigger group in the module's text: no function may match, none is closed that matters
+        walker.sites = closed_functions(tree, walker.idx, walker.may_match, public=options.public_helpers) \
+            if walker.word_groups else NO_CALLSITES
 
     def first_round(self) -> None:
         self.walker.run()
@@ -155,9 +157,7 @@ class FlowWalker(StatementWalker):
         self.nonlocals = _declared(ast.Nonlocal, tree, source)
         self.globals_ = _declared(ast.Global, tree, source)
         self.dynamic_stores = may_store_dynamically(source)
-        walrus = ":=" in source
-        # module names a function can't trust (with exec, globals()[...]: any but an import)
-        self.rebound = module_rebound(tree, self.globals_, walrus, dynamic=self.dynamic_stores)
+        self._rebound: Optional[frozenset] = None
         self.catching: List[bool] = []  # per enclosing try body / with: may a RuntimeError be handled?
         self._may_match: Dict[int, bool] = {}
         self.closure_func: Optional[FunctionNode] = None  # the function whose body is walked
@@ -206,6 +206,15 @@ class FlowWalker(StatementWalker):
         end_line = node.end_lineno  # type: ignore[attr-defined]
         end_col = self.idx.char_col(end_line, node.end_col_offset)  # type: ignore[attr-defined]
         self.sink.report(code, message, (line, col, end_line, end_col), fix, self.stmt_range)
+
+    @property
+    def rebound(self) -> frozenset:
+        """Module names a function can't trust (with exec, globals()[...]: any but an
+        import).  Asked only where a function is walked, or the module stores dynamically."""
+        if self._rebound is None:
+            self._rebound = module_rebound(self.tree, self.globals_, ":=" in self.source,
+                                           dynamic=self.dynamic_stores)
+        return self._rebound
 
     @property
     def default_device(self) -> bool:
