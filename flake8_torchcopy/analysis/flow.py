@@ -260,7 +260,13 @@ class FlowWalker(StatementWalker):
         if not self.word_groups:
             return False
         text = self.idx.line_text(node)
-        return any(all(found(t, text) for t in g) for g in self.word_groups)
+        for group in self.word_groups:  # loops, not any(all(...)): asked for every def
+            for word in group:
+                if not (word in text if word.__class__ is str else found(word, text)):
+                    break
+            else:
+                return True
+        return False
 
     def def_outer(self, func: FunctionNode) -> Env:
         """What a def met now is walked with: the bindings it sees, or nothing where it
