@@ -27,6 +27,9 @@ SNIPPETS = {
     "leaf lost, factory aliased": (
         "import torch\nfrom torch import randn as R\n"
         "def f(d):\n    return R(4, requires_grad=True).to(d)\n", "TRC111"),
+    "detached after a transfer": (
+        "import torch\n"
+        "def f():\n    x = torch.ones(2)\n    return x.half().detach()\n", "TRC110"),
     "torch aliased for a transfer": (
         "import torch as th\n"
         "def f(d):\n    return th.zeros(3).to('cuda')\n", "TRC112"),

@@ -41,6 +41,8 @@ class TransferThenDetach(Rule):
         "unsafe."
     )
     triggers = (("detach",),)
+    # the detach, and the transfer it follows (``.cpu(``, ``.to(``...)
+    function_triggers = tuple(("detach", f".{m}(") for m in sorted(TRANSFERS))
 
     VALID = (
         "import torch\nx = torch.randn(3, requires_grad=True)\ny = x.detach().cpu()\n",
