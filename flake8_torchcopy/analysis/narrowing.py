@@ -49,6 +49,16 @@ def tested_names(ev, test: ast.AST) -> frozenset:
     return frozenset(yes) | frozenset(no)
 
 
+def unmatched_subject(match: ast.Match) -> Dict[str, str]:
+    """What no case of ``match`` matching says: a class pattern is an isinstance test whose
+    negation is not followed, so a subject name it tests is unknown."""
+    subject = match.subject
+    if isinstance(subject, ast.Name) and any(
+            isinstance(n, ast.MatchClass) for c in match.cases for n in ast.walk(c.pattern)):
+        return {subject.id: UNKNOWN}
+    return {}
+
+
 def narrow(ev, test: ast.AST) -> Narrowed:
     """Kinds that hold for names when ``test`` is true, and when it is false."""
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):

@@ -13,7 +13,7 @@ import ast
 from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from .exprs import Evaluator
-from .narrowing import always_true, narrow, never_true
+from .narrowing import always_true, narrow, never_true, unmatched_subject
 from .optional import optional_imports
 from .values import ANNOTATED, ASSERTED, NOT_VALUE, TENSOR, UNKNOWN, UNKNOWN_VALUE, Env, Value, join
 
@@ -393,11 +393,7 @@ class StatementWalker(Evaluator):
                 self.ev(case.guard)
             ends.append((self.env, self.block(case.body)))
         # no case matched: a class pattern narrows what the subject is not (not followed)
-        unmatched = dict(entry)
-        if isinstance(s.subject, ast.Name) and any(
-                isinstance(n, ast.MatchClass) for c in s.cases for n in ast.walk(c.pattern)):
-            unmatched[s.subject.id] = UNKNOWN_VALUE
-        ends.append((unmatched, False))
+        ends.append((self.apply(dict(entry), unmatched_subject(s)), False))
         return self.merge(ends)
 
     @staticmethod
