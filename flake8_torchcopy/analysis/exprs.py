@@ -15,7 +15,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Callable, Dict, List, Mapping, Optional, Sequence, cast
 
 from ..source import SourceIndex
-from . import numpyish
+from . import literalrows, numpyish, selfmethods
 from . import pipelines
 from . import torchapi as api
 from . import torchsem as sem
@@ -334,6 +334,10 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
         if func.qualname is not None:
             if func.qualname.startswith("numpy."):
                 return numpyish.call(self, node, func.qualname, args)
+            if func.qualname == "torch.tensor" and args and args[0].kind == NOT and "view(" in self.source:
+                rows = literalrows.rows_tensor(self, node, getattr(self, "tree", None))
+                if rows is not None:  # torch.tensor(pairs) of a local list of [i, j] displays
+                    return rows
             return sem.call_qualname(self, node, func.qualname, args)
         if isinstance(node.func, ast.Attribute):
             recv = self.cache.get(id(node.func.value)) or UNKNOWN_VALUE
@@ -343,6 +347,10 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
                     return arr
             elif node.func.attr == "append" and isinstance(node.func.value, ast.Name):
                 numpyish.appended(self, node)
+            elif self.self_value is not None and isinstance(node.func.value, ast.Name):
+                own = selfmethods.self_method_value(self, node)  # self.m(...): the module's m
+                if own is not None:
+                    return own
             return sem.call_method(self, node, recv, node.func.attr, args)
         defn = self.module_defs.get(id(func))
         if defn is not None:

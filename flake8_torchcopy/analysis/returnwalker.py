@@ -50,17 +50,22 @@ def _return_walker_class() -> Any:
                 self.function_of = saved
 
         def returns_tensor(self, func: ast.AST) -> bool:
+            got = self.returns_of(func) or []
+            return bool(got) and all(v is not None and v.kind == TENSOR for v in got)
+
+        def returns_of(self, func: ast.AST) -> Optional[List[Optional[Value]]]:
+            """What each ``return`` of ``func`` evaluates to (None: not walked)."""
             entry = self.walked.get(id(func))
             if entry is None:
-                return False
+                return None
             self.target, self.returned, self.deferred = func, [], []
             try:
                 self.function(func, entry[1], entry[2])
             except RecursionError:
-                return False
+                return None
             finally:
                 self.target, self.deferred = None, []
-            return bool(self.returned) and all(v is not None and v.kind == TENSOR for v in self.returned)
+            return self.returned
 
     _RETURN_WALKER = ReturnWalker
     return ReturnWalker

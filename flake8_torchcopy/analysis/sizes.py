@@ -61,6 +61,11 @@ class SizeArithmetic:
         where that is known (a permute names every dim), a dim asked for from the end
         before is that size, unless the same dim was also asked for from the start (two
         names, kept apart)."""
+        opened = owner.open_layout  # torch.tensor(pairs): (n, 2, rest); rank 2 leaves no rest
+        if opened is not None and len(opened[0]) == rank + 1 and owner.permuted_by is None \
+                and None not in opened[0] \
+                and tuple(opened[1]) == tuple(L.contiguous_strides(cast(Sequence[Mono], opened[0]))):
+            return tuple(cast(Sequence[Mono], opened[0])[:rank])
         asked: Dict[int, Mono] = self.__dict__.get("_asked_dims", {}).get(owner.serial, {}) \
             if exact else {}
         out = []
@@ -195,6 +200,8 @@ class SizeArithmetic:
             mono = lm * rm if isinstance(op, ast.Mult) else lm / rm
             if mono is not None and isinstance(op, ast.FloorDiv):
                 mono = rounded(mono)
+        if isinstance(op, ast.Add) and (left.elems is not None or right.elems is not None):
+            return Value(NOT, item=UNKNOWN_VALUE)  # x.size()[:-1] + (h, d): a sequence, no size
         if left.kind == NOT and right.kind == NOT:
             return Value(NOT, mono=mono)
         if mono is not None and not isinstance(op, ast.Div):
@@ -240,6 +247,8 @@ class SizeArithmetic:
                 out.append(None)
                 continue
             v = self.cache.get(id(a))
+            if v is not None and v.kind == NOT and v.item is not None:
+                return None  # a sequence (``x.size()[:-1] + (h, d)``), not a size
             m = self.mono_of(a, v) if v is not None and v.kind != TENSOR else None
             if m is None:
                 if v is not None and (v.kind in (TENSOR, ANNOTATED) or v.elems is not None):

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import List, Optional, Sequence, Tuple, cast
 
 from . import viewlegality as VL
+from .selfmethods import hedged
 from .symbolic import Mono, Sym
 from .values import Value
 
@@ -51,6 +52,8 @@ def judge_view(recv: Value, target: Optional[Sequence[Optional[Mono]]],
     verdict, rescues = VL.view_verdict(sizes, layout[1], target)
     if verdict != VL.ILLEGAL:
         return ViewJudgement(verdict, origin=recv.permuted_by)
+    if any(hedged(a) for m in list(sizes) + list(layout[1]) for a in m.atoms()):
+        return NOT_JUDGED  # it rests on what a method overridable elsewhere returns
     rescues = _with_assumptions(rescues, recv.assumes)
     in_target = {sym for m in target if m is not None for sym in m.atoms()}
     rescues.sort(key=lambda syms: (len(syms), not set(syms) <= in_target))
