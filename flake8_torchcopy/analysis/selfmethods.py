@@ -71,7 +71,7 @@ def _order(v: Value) -> Optional[Tuple[int, ...]]:
     """The one order of dims in which ``v`` is laid out contiguously, if there is one."""
     if v.sizes is None or v.strides is None or None in v.sizes or v.assumes or v.open_layout:
         return None
-    sizes: Sequence[Mono] = v.sizes  # type: ignore[assignment]
+    sizes: Sequence[Mono] = v.sizes
     if len(sizes) > 6 or any(s.is_one for s in sizes):
         return None
     found = []
