@@ -40,3 +40,26 @@ def pytest_runtest_makereport(item, call):
         reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
         report.outcome = "failed"
         report.longrepr = f"--require-corpora: a corpus test skipped: {reason}"
+
+
+@pytest.fixture
+def view_verdicts(monkeypatch):
+    """``run(src)``: lint ``src`` with TRC201 alone and return (the verdict of each view it
+    judged, in order; the findings)."""
+    import flake8_torchcopy
+    from flake8_torchcopy.analysis import context, views
+    from flake8_torchcopy.rules import trc201_view_after_permute as trc201
+
+    def run(src):
+        out = []
+
+        def spy(recv, target, args_text=""):
+            judgement = views.judge_view(recv, target, args_text)
+            out.append(judgement.verdict)
+            return judgement
+
+        with monkeypatch.context() as m:
+            m.setattr(context, "judge_view", spy)
+            findings = flake8_torchcopy.lint_source(src, "m.py", rules=[trc201.RULE])
+        return out, findings
+    return run

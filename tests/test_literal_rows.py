@@ -6,11 +6,6 @@ import random
 
 import pytest
 
-import flake8_torchcopy
-from flake8_torchcopy.analysis import context as C
-from flake8_torchcopy.analysis import views as V
-from flake8_torchcopy.rules import trc201_view_after_permute as R
-
 SMILES = """
 import torch
 def edges(bonds):
@@ -80,33 +75,20 @@ def edges(bonds):
 """
 
 
-def _verdicts(src):
-    out = []
-    orig = V.judge_view
-
-    def spy(recv, target, args_text=""):
-        j = orig(recv, target, args_text)
-        out.append(j.verdict)
-        return j
-
-    saved = C.judge_view
-    C.judge_view = spy
-    try:
-        findings = flake8_torchcopy.lint_source(src, "m.py", rules=[R.RULE])
-    finally:
-        C.judge_view = saved
+def _quiet_verdicts(view_verdicts, src):
+    verdicts, findings = view_verdicts(src)
     assert findings == []
-    return out
+    return verdicts
 
 
-def test_rows_of_pairs_make_the_view_of_the_transpose_legal():
-    assert _verdicts(SMILES) == ["legal"]
-    assert _verdicts(APPENDED) == ["legal"]
+def test_rows_of_pairs_make_the_view_of_the_transpose_legal(view_verdicts):
+    assert _quiet_verdicts(view_verdicts, SMILES) == ["legal"]
+    assert _quiet_verdicts(view_verdicts, APPENDED) == ["legal"]
 
 
 @pytest.mark.parametrize("src", [GROWN, ESCAPES, OTHER_ITEMS, MIXED, NESTED_ROWS])
-def test_rows_not_proven_are_not_judged_legal(src):
-    assert "legal" not in _verdicts(src)
+def test_rows_not_proven_are_not_judged_legal(view_verdicts, src):
+    assert "legal" not in _quiet_verdicts(view_verdicts, src)
 
 
 @pytest.mark.verify

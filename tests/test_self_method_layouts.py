@@ -6,11 +6,6 @@ import random
 
 import pytest
 
-import flake8_torchcopy
-from flake8_torchcopy.analysis import context as C
-from flake8_torchcopy.analysis import views as V
-from flake8_torchcopy.rules import trc201_view_after_permute as R
-
 BASE = """
 import torch
 from torch import nn
@@ -50,38 +45,20 @@ DECORATED = SPLIT_BACK.replace("    def _split", "    @staticmethod\n    def _sp
 STORED = SPLIT_BACK + "\nB._split = lambda self, t, n, d: t\n"
 
 
-def _verdicts(src):
-    out = []
-    orig = V.judge_view
-
-    def spy(recv, target, args_text=""):
-        j = orig(recv, target, args_text)
-        out.append(j.verdict)
-        return j
-
-    saved = C.judge_view
-    C.judge_view = spy
-    try:
-        findings = flake8_torchcopy.lint_source(src, "m.py", rules=[R.RULE])
-    finally:
-        C.judge_view = saved
-    return out, findings
-
-
-def test_the_split_heads_layout_makes_the_view_back_legal():
-    verdicts, findings = _verdicts(SPLIT_BACK)  # (the view inside _split: unknown)
+def test_the_split_heads_layout_makes_the_view_back_legal(view_verdicts):
+    verdicts, findings = view_verdicts(SPLIT_BACK)  # (the view inside _split: unknown)
     assert verdicts == ["unknown", "legal"] and findings == []
 
 
 @pytest.mark.parametrize("src", [OVERRIDDEN, DECORATED, STORED])
-def test_a_method_that_may_be_another_is_not_followed(src):
-    assert "legal" not in _verdicts(src)[0]
+def test_a_method_that_may_be_another_is_not_followed(view_verdicts, src):
+    assert "legal" not in view_verdicts(src)[0]
 
 
-def test_a_raising_view_is_not_claimed_on_a_method_layout():
+def test_a_raising_view_is_not_claimed_on_a_method_layout(view_verdicts):
     # the view raises for A's _split (below); a subclass in another module may override
     # _split with a contiguous result, where it works: no report rests on the method
-    verdicts, findings = _verdicts(MERGED)
+    verdicts, findings = view_verdicts(MERGED)
     assert findings == [] and "illegal" not in verdicts
 
 
@@ -130,8 +107,8 @@ def f(x, n, d):
 """
 
 
-def test_a_size_plus_tuple_is_a_shape_not_a_size():
-    verdicts, findings = _verdicts(SIZE_PLUS)
+def test_a_size_plus_tuple_is_a_shape_not_a_size(view_verdicts):
+    verdicts, findings = view_verdicts(SIZE_PLUS)
     assert verdicts == ["unknown", "legal"] and findings == []
 
 
