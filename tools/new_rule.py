@@ -21,9 +21,13 @@ TEMPLATE = '''"""{code}: TODO what it finds; what to use instead."""
 from __future__ import annotations
 
 import ast
+from typing import TYPE_CHECKING
 
 from ._common import code, hole, plain_tensor, replace_fix, short
 from .base import Example, Rule
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..analysis.context import Context
 
 
 class {cls}(Rule):
@@ -54,7 +58,7 @@ class {cls}(Rule):
         ),
     )
 
-    def check(self, node: ast.Call, ctx) -> None:
+    def check(self, node: ast.Call, ctx: Context) -> None:
         # TODO match the call; report only what the data flow proves (ctx.is_tensor, plain_tensor)
         func = node.func
         if not (isinstance(func, ast.Name) and func.id == "TODO") or len(node.args) != 1:

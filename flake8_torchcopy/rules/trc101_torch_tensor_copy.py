@@ -2,9 +2,13 @@
 from __future__ import annotations
 
 import ast
+from typing import TYPE_CHECKING
 
 from ._common import copy_expression, copy_fix_safety, keywords, replace_fix, short
 from .base import CallWord, Example, Rule
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..analysis.context import Context
 
 
 class TorchTensorCopy(Rule):
@@ -105,7 +109,7 @@ class TorchTensorCopy(Rule):
         ),
     )
 
-    def check(self, node: ast.Call, ctx) -> None:
+    def check(self, node: ast.Call, ctx: Context) -> None:
         if ctx.qualname(node.func) != "torch.tensor" or len(node.args) != 1:
             return
         arg = node.args[0]

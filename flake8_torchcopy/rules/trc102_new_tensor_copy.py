@@ -2,10 +2,14 @@
 from __future__ import annotations
 
 import ast
+from typing import TYPE_CHECKING
 
 from ._common import (code, copy_expression, copy_fix_safety, hole, is_simple, keywords, plain_tensor,
                       replace_fix, same_expr, short)
 from .base import Example, Rule
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..analysis.context import Context
 
 
 class NewTensorCopy(Rule):
@@ -62,7 +66,7 @@ class NewTensorCopy(Rule):
         ),
     )
 
-    def check(self, node: ast.Call, ctx) -> None:
+    def check(self, node: ast.Call, ctx: Context) -> None:
         func = node.func
         if not isinstance(func, ast.Attribute) or func.attr != "new_tensor" or len(node.args) != 1:
             return

@@ -2,10 +2,14 @@
 from __future__ import annotations
 
 import ast
+from typing import TYPE_CHECKING
 
 from ..finding import SAFE, UNSAFE, Fix
 from ._common import code, detach_after, hole, plain_tensor, replace_fix, short, swap_edit
 from .base import Example, Rule
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..analysis.context import Context
 
 
 class CloneDetach(Rule):
@@ -80,7 +84,7 @@ class CloneDetach(Rule):
         ),
     )
 
-    def check(self, node: ast.Call, ctx) -> None:
+    def check(self, node: ast.Call, ctx: Context) -> None:
         inner = detach_after(node, ("clone",))
         if inner is None:
             return
@@ -107,7 +111,7 @@ class CloneDetach(Rule):
             Fix(edits, SAFE if plain_tensor(ctx, receiver) else UNSAFE, "Swap to `.detach().clone()`"),
         )
 
-    def check_function_form(self, node: ast.Call, inner: ast.Call, ctx) -> None:
+    def check_function_form(self, node: ast.Call, inner: ast.Call, ctx: Context) -> None:
         """``torch.clone(t, **kw).detach()`` -> ``t.detach().clone(**kw)``."""
         if len(inner.args) != 1:
             return

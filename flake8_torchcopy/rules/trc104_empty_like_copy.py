@@ -2,9 +2,13 @@
 from __future__ import annotations
 
 import ast
+from typing import TYPE_CHECKING
 
 from ._common import code, hole, is_simple, plain_tensor, replace_fix, same_expr, short
 from .base import Example, Rule
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..analysis.context import Context
 
 
 class EmptyLikeCopy(Rule):
@@ -47,7 +51,7 @@ class EmptyLikeCopy(Rule):
         ),
     )
 
-    def check(self, node: ast.Call, ctx) -> None:
+    def check(self, node: ast.Call, ctx: Context) -> None:
         func = node.func
         if not (isinstance(func, ast.Attribute) and func.attr == "copy_") or len(node.args) != 1:
             return

@@ -2,9 +2,13 @@
 from __future__ import annotations
 
 import ast
+from typing import TYPE_CHECKING
 
 from ._common import short
 from .base import Example, Rule
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..analysis.context import Context
 
 
 class DeepcopyTensor(Rule):
@@ -71,7 +75,7 @@ class DeepcopyTensor(Rule):
                 note="a tensor on some paths (what the others bind is not known): reported"),
     )
 
-    def check(self, node: ast.Call, ctx) -> None:
+    def check(self, node: ast.Call, ctx: Context) -> None:
         if ctx.qualname(node.func) != "copy.deepcopy" or len(node.args) != 1:
             return
         arg = node.args[0]

@@ -2,9 +2,13 @@
 from __future__ import annotations
 
 import ast
+from typing import TYPE_CHECKING
 
 from ._common import LEGACY_CONSTRUCTOR_NAMES, short
 from .base import CallWord, Example, Rule
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..analysis.context import Context
 
 
 class LegacyConstructor(Rule):
@@ -44,7 +48,7 @@ class LegacyConstructor(Rule):
                 note="a tensor on some paths (what the others bind is not known): reported"),
     )
 
-    def check(self, node: ast.Call, ctx) -> None:
+    def check(self, node: ast.Call, ctx: Context) -> None:
         q = ctx.qualname(node.func)
         if q is None or ctx.legacy_constructor(node.func) is None or len(node.args) != 1 or node.keywords:
             return

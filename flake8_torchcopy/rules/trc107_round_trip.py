@@ -2,10 +2,13 @@
 from __future__ import annotations
 
 import ast
-from typing import Optional, Tuple
+from typing import TYPE_CHECKING, Optional, Tuple
 
 from ._common import code, copy_expression, copy_fix_safety, hole, keywords, replace_fix, short
 from .base import Example, Rule
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..analysis.context import Context
 
 _PASS_THROUGH = ("detach", "cpu")
 
@@ -86,7 +89,7 @@ class RoundTrip(Rule):
         ),
     )
 
-    def check(self, node: ast.Call, ctx) -> None:
+    def check(self, node: ast.Call, ctx: Context) -> None:
         q = ctx.qualname(node.func)
         if q == "torch.tensor" and len(node.args) == 1:
             self.check_tensor(node, ctx)
@@ -110,7 +113,7 @@ class RoundTrip(Rule):
             return None
         return base, last, cpu, kind
 
-    def check_tensor(self, node: ast.Call, ctx) -> None:
+    def check_tensor(self, node: ast.Call, ctx: Context) -> None:
         got = self._base(ctx, node.args[0])
         kw = keywords(node)
         if got is None or kw is None:
@@ -120,7 +123,7 @@ class RoundTrip(Rule):
         safe = last == "numpy" and copy_fix_safety(ctx, base, kind)
         self.report(node, ctx, base, last, replacement, safe)
 
-    def check_from_numpy(self, node: ast.Call, inner: ast.Call, ctx, cloned: bool) -> None:
+    def check_from_numpy(self, node: ast.Call, inner: ast.Call, ctx: Context, cloned: bool) -> None:
         if len(inner.args) != 1 or inner.keywords:
             return
         got = self._base(ctx, inner.args[0])
@@ -136,7 +139,7 @@ class RoundTrip(Rule):
         safe = cloned and kind == "tensor" and ctx.fix_caveat(base) is None
         self.report(node, ctx, base, last, replacement, safe, alias=not cloned)
 
-    def report(self, node, ctx, base, last, replacement, safe, alias=False) -> None:
+    def report(self, node, ctx: Context, base, last, replacement, safe, alias=False) -> None:
         t = short(ctx.text(base), 24)
         why = ("it is an alias of the tensor, not a copy" if alias else
                f"a copy through {'Python lists changes the dtype and is slow' if last == 'tolist' else 'numpy is slower and raises for requires_grad and bfloat16'}")

@@ -2,9 +2,13 @@
 from __future__ import annotations
 
 import ast
+from typing import TYPE_CHECKING
 
 from ._common import code, hole, replace_fix, short
 from .base import CallWord, Example, Rule
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..analysis.context import Context
 
 
 class TensorOfTensors(Rule):
@@ -63,7 +67,7 @@ class TensorOfTensors(Rule):
         ),
     )
 
-    def check(self, node: ast.Call, ctx) -> None:
+    def check(self, node: ast.Call, ctx: Context) -> None:
         q = ctx.qualname(node.func)
         if q not in ("torch.tensor", "torch.as_tensor") or len(node.args) != 1:
             return

@@ -2,10 +2,13 @@
 from __future__ import annotations
 
 import ast
-from typing import List, Optional
+from typing import TYPE_CHECKING, List, Optional
 
 from ._common import LEGACY_CONSTRUCTOR_NAMES, code, hole, keywords, replace_fix, short
 from .base import CallWord, Example, Rule
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..analysis.context import Context
 
 _FUNCTIONS = frozenset({"torch.tensor", "torch.as_tensor"})
 # dtype= values for which torch.tensor(lst, dtype=D) == torch.tensor(np.array(lst), dtype=D) for
@@ -113,9 +116,9 @@ class TensorOfNdarrays(Rule):
         ),
     )
 
-    def check(self, node: ast.Call, ctx) -> None:
+    def check(self, node: ast.Call, ctx: Context) -> None:
         q = ctx.qualname(node.func)
-        if not _constructor(ctx, node) or len(node.args) != 1:
+        if q is None or not _constructor(ctx, node) or len(node.args) != 1:
             return
         arg = node.args[0]
         if isinstance(arg, ast.Name):

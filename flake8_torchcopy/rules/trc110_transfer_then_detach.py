@@ -2,10 +2,14 @@
 from __future__ import annotations
 
 import ast
+from typing import TYPE_CHECKING
 
 from ..finding import SAFE, UNSAFE, Fix
 from ._common import detach_after, plain_tensor, short, swap_edit
 from .base import Example, Rule
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..analysis.context import Context
 
 # tensor methods that move or convert, and record a graph node when the input requires grad
 TRANSFERS = frozenset({"cpu", "cuda", "to", "float", "double", "half", "bfloat16"})
@@ -79,7 +83,7 @@ class TransferThenDetach(Rule):
         ),
     )
 
-    def check(self, node: ast.Call, ctx) -> None:
+    def check(self, node: ast.Call, ctx: Context) -> None:
         inner = detach_after(node, TRANSFERS)
         if inner is None:
             return

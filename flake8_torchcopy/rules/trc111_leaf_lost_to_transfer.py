@@ -2,9 +2,13 @@
 from __future__ import annotations
 
 import ast
+from typing import TYPE_CHECKING
 
 from ._common import call_without_keyword, keywords, short, text_fix
 from .base import Example, Rule
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..analysis.context import Context
 
 # methods that move or convert a tensor (a copy unless it is already there / of that dtype)
 _TRANSFERS = frozenset({"to", "cuda", "cpu", "float", "double", "half", "bfloat16", "long", "int",
@@ -73,7 +77,7 @@ class LeafLostToTransfer(Rule):
         ),
     )
 
-    def check(self, node: ast.Call, ctx) -> None:
+    def check(self, node: ast.Call, ctx: Context) -> None:
         func = node.func
         if not (isinstance(func, ast.Attribute) and func.attr in _TRANSFERS):
             return

@@ -3,10 +3,13 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 from ._common import call_with_keyword, keywords, short, text_fix
 from .base import Example, Rule
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..analysis.context import Context
 
 # factories whose values do not depend on the device that computes them (the same tensor
 # built on the host and moved, or built on the device)
@@ -144,7 +147,7 @@ class FactoryThenTransfer(Rule):
         ),
     )
 
-    def check(self, node: ast.Call, ctx) -> None:
+    def check(self, node: ast.Call, ctx: Context) -> None:
         func = node.func
         if not (isinstance(func, ast.Attribute) and func.attr in ("to", "cuda")):
             return

@@ -2,9 +2,13 @@
 from __future__ import annotations
 
 import ast
+from typing import TYPE_CHECKING
 
 from ..finding import SAFE, UNSAFE, Edit, Fix
 from .base import Example, Rule
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..analysis.context import Context
 
 
 class ViewAfterPermute(Rule):
@@ -137,7 +141,7 @@ class ViewAfterPermute(Rule):
         ),
     )
 
-    def check(self, node: ast.Call, ctx) -> None:
+    def check(self, node: ast.Call, ctx: Context) -> None:
         func = node.func
         if not (isinstance(func, ast.Attribute) and func.attr == "view") or not node.args:
             return
