@@ -109,12 +109,21 @@ def self_method_value(ev, node: ast.Call) -> Optional[Value]:
     cls = ev.method_of
     if cls is None or ev.__dict__.get("no_self_methods") or not isinstance(func, ast.Attribute) \
             or not isinstance(func.value, ast.Name) or ev.self_value is None \
-            or ev.lookup(func.value.id) is not ev.self_value or "view(" not in ev.source:
+            or ev.lookup(func.value.id) is not ev.self_value:
         return None
+    has_view = ev.__dict__.get("_has_view")
+    if has_view is None:  # asked once per module
+        has_view = ev.__dict__["_has_view"] = "view(" in ev.source
+    if not has_view:
+        return None
+    memo: Dict[Tuple[int, str], Optional[ast.FunctionDef]] = ev.__dict__.setdefault("_self_methods", {})
     tree = getattr(ev, "tree", None)
     if not isinstance(tree, ast.Module):
         return None
-    d = resolve(tree, ev.source, cls, func.attr)
+    key = (id(cls), func.attr)
+    if key not in memo:  # the scans of the module's text, once per class and name
+        memo[key] = resolve(tree, ev.source, cls, func.attr)
+    d = memo[key]
     order = method_order(ev, d) if d is not None else None
     if order is None:
         return None
