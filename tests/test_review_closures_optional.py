@@ -1,6 +1,7 @@
 """Hostile review of closures (:mod:`.flow` ``scope_outer``/``bound_once``), optional
-``import torch`` and the per-function gates: each real break as a minimal case, marked
-``xfail(strict=True)`` and asserting the right behaviour, checked against torch."""
+``import torch`` and the per-function gates: each real break as a minimal case asserting the
+right behaviour, checked against torch.  The two still open (wrong "unless" wording of a right
+TRC201 report) are marked ``xfail(strict=True)``: they fail once fixed."""
 import textwrap
 
 import pytest
@@ -38,8 +39,6 @@ def test_loop_closure_really_sees_a_list():
         t.detach().clone()  # the default fix's expression raises on it
 
 
-@pytest.mark.xfail(strict=True, reason="scope_outer trusts the first loop pass's env at the def: "
-                   "a once-bound name in a loop rebinds each pass (flow.py scope_outer, statements.py s_FunctionDef)")
 def test_loop_closure_no_safe_tensor_report():
     found = [f for f in lint_source(LOOP_CLOSURE) if f.code == "TRC101"]
     # no safe fix, and no report claiming ``t`` is a tensor there on every path

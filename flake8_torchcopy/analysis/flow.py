@@ -318,9 +318,11 @@ class FlowWalker(StatementWalker):
             for k in self.rebound:
                 out.pop(k, None)
         elif self.closure_func is not None:  # a closure: the enclosing function's tensors
-            once = self.bound_once(self.closure_func)
-            for k, v in self.env.items():
-                if v.kind == TENSOR and k in once:
+            # (not in a loop: a def made there may be called after a later pass rebinds)
+            tensors = [] if self.loops else [(k, v) for k, v in self.env.items() if v.kind == TENSOR]
+            once = self.bound_once(self.closure_func) if tensors else frozenset()
+            for k, v in tensors:
+                if k in once:
                     out[k] = Value(TENSOR, caveat=v.caveat)
         return out
 
