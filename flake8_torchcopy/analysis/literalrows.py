@@ -14,16 +14,13 @@ out may be grown: ``for p in pairs: p.append(0)``), and so is every form
 from __future__ import annotations
 
 import ast
-from typing import Dict, List, Optional, Set, Tuple
+from typing import Optional, Set
 
 from . import layout as L
-from .locallists import enclosing_scope
+from .locallists import enclosing_scope, uses_in_scope
 from .methodlayouts import dim_size, rest_size
 from .symbolic import Mono
 from .values import TENSOR, Value
-
-_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
-_DYNAMIC = ("locals(", "globals(", "vars(", "exec(", "eval(", "__dict__")
 
 
 def _rows(node: ast.AST, k: Set[int]) -> bool:
@@ -47,36 +44,19 @@ def row_length(scope: ast.AST, name: str, call: ast.Call, source_text: str) -> O
     """``k`` when every item the list ``name`` holds in ``scope`` (a function or the module)
     is a fresh display of ``k`` items and nothing but the statements of ``scope`` fills it
     (``call`` is the one read of it allowed besides ``len`` and tests); else None."""
-    if any(d in source_text for d in _DYNAMIC) \
-            or not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)):
+    found = uses_in_scope(scope, name, source_text)
+    if found is None:
         return None
-    if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        a = scope.args
-        if any(p.arg == name for p in a.posonlyargs + a.args + a.kwonlyargs + [x for x in (a.vararg, a.kwarg) if x]):
-            return None
+    uses, parents = found
     k: Set[int] = set()
-    parents: Dict[int, ast.AST] = {}
-    stack: List[Tuple[ast.AST, ast.AST]] = [(s, scope) for s in scope.body]
     stored = False
-    while stack:
-        node, parent = stack.pop()
-        parents[id(node)] = parent
-        if isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names:
+    for node, parent in uses:
+        if isinstance(node.ctx, ast.Store):
+            if not _store(node, parent, parents, k):
+                return None
+            stored = True
+        elif not (isinstance(node.ctx, ast.Load) and _read(node, parent, parents, call, k)):
             return None
-        if isinstance(node, _SCOPES):
-            if any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node)) \
-                    or not isinstance(node, ast.Lambda) and node.name == name:
-                return None
-            continue
-        if isinstance(node, ast.Name) and node.id == name:
-            if isinstance(node.ctx, ast.Store):
-                if not _store(node, parent, parents, k):
-                    return None
-                stored = True
-            elif not (isinstance(node.ctx, ast.Load) and _read(node, parent, parents, call, k)):
-                return None
-        for child in ast.iter_child_nodes(node):
-            stack.append((child, node))
     return k.pop() if stored and len(k) == 1 and 0 not in k else None
 
 

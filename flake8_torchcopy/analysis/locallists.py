@@ -9,12 +9,49 @@ the evaluator saw (:func:`.numpyish.appended`) are all its items;
 from __future__ import annotations
 
 import ast
-from typing import Any, List, Tuple, cast
+from typing import Any, Dict, List, Optional, Tuple, cast
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
 
 _DYNAMIC = ("locals(", "globals(", "vars(", "exec(", "eval(", "__dict__")
+
+
+Uses = List[Tuple[ast.Name, ast.AST]]  # each occurrence of the name, with its parent
+Parents = Dict[int, ast.AST]  # id(node) -> its parent
+
+
+def uses_in_scope(scope: ast.AST, name: str, source_text: str) -> Optional[Tuple[Uses, Parents]]:
+    """Every occurrence of ``name`` in ``scope`` (a function or the module) with its parent,
+    and the parent of each node walked; None where the scope is not followed: a class body
+    or a lambda, ``locals()``-like access, ``name`` a parameter or declared
+    ``global``/``nonlocal``, or used (or defined) in a nested scope."""
+    if any(d in source_text for d in _DYNAMIC):
+        return None
+    if not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)):
+        return None
+    if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        a = scope.args
+        if any(p.arg == name for p in a.posonlyargs + a.args + a.kwonlyargs + [x for x in (a.vararg, a.kwarg) if x]):
+            return None
+    uses: Uses = []
+    parents: Parents = {}
+    stack: List[Tuple[ast.AST, ast.AST]] = [(s, scope) for s in scope.body]
+    while stack:
+        node, parent = stack.pop()
+        parents[id(node)] = parent
+        if isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names:
+            return None
+        if isinstance(node, _SCOPES):
+            if any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node)) \
+                    or not isinstance(node, ast.Lambda) and node.name == name:
+                return None
+            continue
+        if isinstance(node, ast.Name) and node.id == name:
+            uses.append((node, parent))
+        for child in ast.iter_child_nodes(node):
+            stack.append((child, node))
+    return uses, parents
 
 
 def list_stays_local(scope: ast.AST, name: str, source_text: str, constructors) -> bool:
@@ -23,47 +60,20 @@ def list_stays_local(scope: ast.AST, name: str, source_text: str, constructors) 
     statements, ``len(name)``, ``if name:``, iteration, and calls of ``constructors``
     (qualified-name check by the caller's ``constructors(call)``)?  Then no other name
     holds the list and nothing but those appends fills it: the analysis has seen every
-    item.  A parameter, ``global``/``nonlocal``, any use in a nested scope, ``del``, or
-    ``locals()``-like access refuse it."""
-    if any(d in source_text for d in _DYNAMIC):
+    item.  What :func:`uses_in_scope` does not follow, and ``del``, refuse it."""
+    found = uses_in_scope(scope, name, source_text)
+    if found is None:
         return False
-    if not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)):
-        return False  # a class body or a lambda: not followed
-    if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        a = scope.args
-        if any(p.arg == name for p in a.posonlyargs + a.args + a.kwonlyargs + [x for x in (a.vararg, a.kwarg) if x]):
-            return False
-        body = scope.body
-    else:
-        body = scope.body
-    parents = {}
-    stack: List[Tuple[ast.AST, ast.AST]] = [(s, scope) for s in body]
-    stored = False
-    while stack:
-        node, parent = stack.pop()
-        parents[id(node)] = parent
-        if isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names:
-            return False
-        if isinstance(node, _SCOPES):
-            if any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node)) \
-                    or isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == name:
+    uses, parents = found
+    for node, parent in uses:
+        if isinstance(node.ctx, ast.Store):
+            if not (isinstance(parent, (ast.Assign, ast.AnnAssign)) and parent.value is not None
+                    and isinstance(parent.value, (ast.List, ast.ListComp))
+                    and (getattr(parent, "target", None) is node or node in getattr(parent, "targets", ()))):
                 return False
-            continue
-        if isinstance(node, ast.Name) and node.id == name:
-            if isinstance(node.ctx, ast.Store):
-                if not (isinstance(parent, (ast.Assign, ast.AnnAssign)) and parent.value is not None
-                        and isinstance(parent.value, (ast.List, ast.ListComp))
-                        and (getattr(parent, "target", None) is node or node in getattr(parent, "targets", ()))):
-                    return False
-                stored = True
-            elif isinstance(node.ctx, ast.Load):
-                if not _allowed_read(node, parent, parents, constructors):
-                    return False
-            else:
-                return False  # del
-        for child in ast.iter_child_nodes(node):
-            stack.append((child, node))
-    return stored
+        elif not (isinstance(node.ctx, ast.Load) and _allowed_read(node, parent, parents, constructors)):
+            return False  # del
+    return any(isinstance(node.ctx, ast.Store) for node, _ in uses)
 
 
 def _allowed_read(node: ast.Name, parent: ast.AST, parents, constructors) -> bool:
