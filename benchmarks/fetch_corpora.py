@@ -11,7 +11,8 @@ Two groups, both fetched by default:
   other benchmark scripts;
 - ``RESEARCH_CORPORA``: research-style code, training loops, examples and model
   zoos (``RESEARCH_PACKAGES``: ultralytics, speechbrain, monai, pytorch-ignite,
-  pytorch-metric-learning, segmentation-models-pytorch, open-clip-torch, fastai),
+  pytorch-metric-learning, segmentation-models-pytorch, open-clip-torch, fastai,
+  torchmetrics, kornia, torchtune),
   labelled in ``benchmarks/labels.csv`` like the first group
   (docs/evaluation.md, "Research-style code").
 
@@ -52,6 +53,9 @@ RESEARCH_PACKAGES: Dict[str, str] = {
     "segmentation_models_pytorch": "segmentation-models-pytorch==0.6.0",
     "open_clip_torch": "open-clip-torch==3.3.0",
     "fastai": "fastai==2.8.12",
+    "torchmetrics": "torchmetrics==1.9.0",
+    "kornia": "kornia==0.9.0",
+    "torchtune": "torchtune==0.6.1",
 }
 TORCH_VERSION = "2.13.0"
 ALL_CORPORA = ["torch"] + list(PACKAGES)
