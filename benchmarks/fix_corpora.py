@@ -5,7 +5,10 @@ none is refused (a result that would change bytes outside the fixed expressions)
 that the result still compiles and that a second run changes nothing.  Prints a markdown table;
 exits 1 if any file breaks either property.
 
-    python benchmarks/fix_corpora.py [--root .corpora] [--safe-only]
+    python benchmarks/fix_corpora.py [--root .corpora] [--safe-only] [--corpus research]
+
+Every corpus under the root by default; ``--corpus`` takes names separated by commas,
+``research`` standing for the research-style group.
 """
 from __future__ import annotations
 
@@ -14,6 +17,8 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
+
+import fetch_corpora
 
 from flake8_torchcopy import FixRefused, fix_source
 
@@ -24,12 +29,18 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--root", default=str(ROOT / ".corpora"))
     ap.add_argument("--safe-only", action="store_true")
+    ap.add_argument("--corpus", default="", help="comma-separated corpora (default: every one under "
+                    "the root; 'research' stands for RESEARCH_CORPORA)")
     args = ap.parse_args(argv)
     root = Path(args.root)
+    wanted = set()
+    for n in filter(None, args.corpus.split(",")):
+        wanted.update(fetch_corpora.RESEARCH_CORPORA if n == "research" else [n])
     stats: Counter = Counter()
     problems = []
     t0 = time.time()
-    for pkg in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith("_")):
+    for pkg in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith("_")
+                      and (not wanted or p.name in wanted)):
         for f in sorted(pkg.rglob("*.py")):
             stats[pkg.name, "files"] += 1
             try:
