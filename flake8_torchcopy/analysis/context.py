@@ -10,7 +10,7 @@ import ast
 import weakref
 from typing import Any, List, Optional, Sequence, Tuple
 
-from . import locallists, numpyish
+from . import gradmode, locallists, numpyish
 from .symbolic import Mono
 from .torchapi import DTYPE_NAMES, LEGACY_CONSTRUCTORS
 from .values import ANNOTATED, NOT, TENSOR, UNKNOWN_VALUE, Value
@@ -109,6 +109,19 @@ class Context:
             return "the module may set a default device"
         if self._w.replaces_torch_tensor:
             return "the module may replace torch.tensor"
+        return None
+
+    def recording_off(self, node: ast.AST) -> bool:
+        """Is autograd recording certainly off where ``node`` runs (``with torch.no_grad():``,
+        ``@torch.inference_mode()`` in its own function: :func:`.gradmode.recording_off`)?"""
+        return gradmode.recording_off(self._w.tree, node, self._bound_qualname)
+
+    def _bound_qualname(self, node: ast.AST) -> Optional[str]:
+        if isinstance(node, ast.Name):
+            return self._w.lookup(node.id).qualname
+        if isinstance(node, ast.Attribute):
+            base = self._bound_qualname(node.value)
+            return None if base is None else f"{base}.{node.attr}"
         return None
 
     @property

@@ -135,7 +135,7 @@ class TorchTensorCopy(Rule):
         t = short(ctx.text(arg), 24)
         if replacement is None:
             message = (f"torch.tensor({t}) copy-constructs from a tensor (slower, warns): "
-                       f"use {t}.detach().clone() and pin_memory() if needed")
+                       f"use {short(ctx.atom_text(arg), 24)}.detach().clone() and pin_memory() if needed")
             ctx.report(self.code, node, message)
             return
         safe = copy_fix_safety(ctx, arg, kind)

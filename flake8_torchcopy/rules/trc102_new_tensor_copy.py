@@ -78,7 +78,7 @@ class NewTensorCopy(Rule):
             return
         if kind is None:
             if ctx.tensor_on_some_path(arg):
-                t, xt = short(ctx.text(arg), 24), short(ctx.text(func.value), 24)
+                t, xt = short(ctx.text(arg), 24), short(ctx.atom_text(func.value), 24)
                 ctx.report(self.code, node,
                            f"{t} is a tensor on some paths to {xt}.new_tensor({t}) (and not on others): "
                            "there it copy-constructs from a tensor (slower, warns)")
@@ -95,11 +95,11 @@ class NewTensorCopy(Rule):
         else:
             replacement = None
         t = short(ctx.text(arg), 24)
-        xt = short(ctx.text(x), 24)
+        xt = short(ctx.atom_text(x), 24)
         if replacement is None:
             ctx.report(self.code, node,
                        f"{xt}.new_tensor({t}) copy-constructs from a tensor (slower, warns): use "
-                       f"{t}.detach().to(dtype={xt}.dtype, device={xt}.device, copy=True)")
+                       f"{short(ctx.atom_text(arg), 24)}.detach().to(dtype={xt}.dtype, device={xt}.device, copy=True)")
             return
         # x.new_tensor keeps x's class, and the fix reads x twice: x must be a plain
         # tensor held in a name (an attribute may be a property)

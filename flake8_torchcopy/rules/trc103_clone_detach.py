@@ -26,7 +26,10 @@ class CloneDetach(Rule):
         "the autograd graph that `detach()` then throws away: about 1 µs per call on CPU "
         "(1.35x the time of `t.detach().clone()` for small tensors that require grad; no "
         "difference without requires_grad). PyTorch's own warning "
-        "recommends `detach().clone()` (pytorch/pytorch PRs 140264 and 144270)."
+        "recommends `detach().clone()` (pytorch/pytorch PRs 140264 and 144270). Where recording "
+        "is certainly off (in a `with torch.no_grad():`/`inference_mode()` body or a function "
+        "decorated with one, with nothing in between turning it back on) the clone records "
+        "nothing, and the rule is quiet."
     )
     fix_safety = (
         "Safe when the data flow proves `t` a plain tensor on every path: the results are "
@@ -47,6 +50,10 @@ class CloneDetach(Rule):
         "import torch\nt = torch.randn(3)\ny = torch.Tensor.clone(t).detach()\n",
         "import torch\nclass T(torch.Tensor):\n    def clone(self):\n        return super().clone().detach()\n",
         "import torch\ny = [1, 2].copy()\n",
+        # grad recording is off: the clone records no node
+        "import torch\n@torch.no_grad()\ndef f(t: torch.Tensor):\n    return t.clone().detach()\n",
+        "import torch\nw = torch.randn(3, requires_grad=True)\nwith torch.inference_mode():\n"
+        "    y = w.clone().detach()\n",
     )
     INVALID = (
         Example(
@@ -91,6 +98,8 @@ class CloneDetach(Rule):
         receiver = inner.func.value  # type: ignore[attr-defined]  # detach_after: func is an Attribute
         if ctx.is_not_tensor(receiver) or any(isinstance(a, ast.Starred) for a in inner.args):
             return
+        if ctx.recording_off(node):
+            return  # under no_grad/inference_mode the clone records nothing: no node to save
         q = ctx.qualname(receiver)
         if q == "torch":
             self.check_function_form(node, inner, ctx)

@@ -81,17 +81,17 @@ class DeepcopyTensor(Rule):
         arg = node.args[0]
         if ctx.tensor_kind(arg) is None:
             if ctx.tensor_on_a_path(arg):  # and, when "mixed", provably not on the others
-                t = short(ctx.text(arg), 24)
+                t, a = short(ctx.text(arg), 24), short(ctx.atom_text(arg), 24)
                 others = " (and not on others)" if ctx.tensor_on_some_path(arg) else ""
                 ctx.report(self.code, node,
                            f"{t} is a tensor on some paths to copy.deepcopy({t}){others}"
                            ": there the deepcopy is slow and also copies requires_grad, "
-                           f".grad and the whole storage; use {t}.detach().clone() for tensors")
+                           f".grad and the whole storage; use {a}.detach().clone() for tensors")
             return
-        t = short(ctx.text(arg), 24)
+        t, a = short(ctx.text(arg), 24), short(ctx.atom_text(arg), 24)
         ctx.report(self.code, node,
                    f"copy.deepcopy({t}) on a tensor is slow and also copies requires_grad, .grad and "
-                   f"the whole storage: use {t}.detach().clone() (or {t}.clone() to keep the graph)")
+                   f"the whole storage: use {a}.detach().clone() (or {a}.clone() to keep the graph)")
 
 
 RULE = DeepcopyTensor()

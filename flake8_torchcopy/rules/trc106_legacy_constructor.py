@@ -56,17 +56,17 @@ class LegacyConstructor(Rule):
         ctor = q.replace("torch.", "", 1)
         if ctx.tensor_kind(arg) is None:
             if ctx.tensor_on_a_path(arg):  # and, when "mixed", provably not on the others
-                t = short(ctx.text(arg), 24)
+                t, a = short(ctx.text(arg), 24), short(ctx.atom_text(arg), 24)
                 others = " (and not on others)" if ctx.tensor_on_some_path(arg) else ""
                 ctx.report(self.code, node,
                            f"{t} is a tensor on some paths to torch.{ctor}({t}){others}"
                            f": there it does not copy but aliases {t} and keeps its "
-                           f"autograd graph; use {t}.detach().clone() for a copy")
+                           f"autograd graph; use {a}.detach().clone() for a copy")
             return
-        t = short(ctx.text(arg), 24)
+        t, a = short(ctx.text(arg), 24), short(ctx.atom_text(arg), 24)
         ctx.report(self.code, node,
                    f"torch.{ctor}({t}) does not copy: it aliases {t} and keeps its autograd graph; "
-                   f"use {t}.detach().clone() for a copy, or {t} itself")
+                   f"use {a}.detach().clone() for a copy, or {t} itself")
 
 
 RULE = LegacyConstructor()

@@ -140,11 +140,11 @@ class RoundTrip(Rule):
         self.report(node, ctx, base, last, replacement, safe, alias=not cloned)
 
     def report(self, node, ctx: Context, base, last, replacement, safe, alias=False) -> None:
-        t = short(ctx.text(base), 24)
         why = ("it is an alias of the tensor, not a copy" if alias else
                f"a copy through {'Python lists changes the dtype and is slow' if last == 'tolist' else 'numpy is slower and raises for requires_grad and bfloat16'}")
         if replacement is None:
-            ctx.report(self.code, node, f"round trip through .{last}(): {why}; use {t}.detach().clone()")
+            a = short(ctx.atom_text(base), 24)
+            ctx.report(self.code, node, f"round trip through .{last}(): {why}; use {a}.detach().clone()")
             return
         ctx.report(self.code, node,
                    f"use {short(replacement)} instead of a round trip through .{last}(): {why}",

@@ -31,7 +31,9 @@ class TransferThenDetach(Rule):
         "Measured on CPU (torch 2.13, one thread, best of 7): `t.to(torch.float64).detach()` "
         "takes 1.15x-1.2x the time of `t.detach().to(torch.float64)` for tensors of 1 to 1,024 "
         "elements that require grad, and the same from 65,536; `t.cpu()` of a CPU tensor is a "
-        "no-op (same time). A GPU-to-host copy records the node too."
+        "no-op (same time). A GPU-to-host copy records the node too. Where recording is "
+        "certainly off (a `torch.no_grad()`/`inference_mode()` body or decorated function) "
+        "nothing is recorded, and the rule is quiet."
     )
     fix_safety = (
         "Safe when the data flow proves `t` a plain tensor on every path: the results are "
@@ -52,6 +54,8 @@ class TransferThenDetach(Rule):
         "import torch\nx = torch.randn(3, requires_grad=True)\ny = x.detach().cpu()\n",
         "import torch\ndef f(batch):\n    return batch.cpu().detach()\n",
         "import torch\nx = torch.randn(3)\ny = x.cpu().numpy()\n",
+        "import torch\nw = torch.randn(3, requires_grad=True)\nwith torch.no_grad():\n"
+        "    y = w.cpu().detach()\n",
         "import torch\nx = torch.randn(3)\ny = x.clone().cpu()\n",
     )
     INVALID = (
@@ -90,6 +94,8 @@ class TransferThenDetach(Rule):
         receiver = inner.func.value  # type: ignore[attr-defined]  # detach_after: func is an Attribute
         if not ctx.is_tensor(receiver) or ctx.qualname(receiver) is not None:
             return
+        if ctx.recording_off(node):
+            return  # under no_grad/inference_mode the transfer records nothing
         # the transfer's arguments choose the class too (`.to(ref)` of a subclass `ref`)
         plain_args = all(isinstance(a, ast.Constant) or ctx.is_not_tensor(a)
                          or (ctx.qualname(a) or "").startswith("torch.")
