@@ -1,7 +1,7 @@
 """Hostile review of closures (:mod:`.flow` ``scope_outer``/``bound_once``), optional
 ``import torch`` and the per-function gates: each real break as a minimal case asserting the
-right behaviour, checked against torch.  The two still open (wrong "unless" wording of a right
-TRC201 report) are marked ``xfail(strict=True)``: they fail once fixed."""
+right behaviour, checked against torch.  The last two were a right TRC201 report with a wrong
+"unless" wording: the condition each forgot is now named, and checked against torch here."""
 import textwrap
 
 import pytest
@@ -68,14 +68,13 @@ def test_empty_rows_view_really_works():
         ns["edges"](2)
 
 
-@pytest.mark.xfail(strict=True, reason="the 'unless' clause forgets the empty list literalrows models as (0,) "
-                   "(views.py unless-condition; literalrows.py joins (0,) into (E, k))")
 def test_empty_rows_message_names_the_empty_case():
     found = [f for f in lint_source(EMPTY_ROWS) if f.code == "TRC201"]
     assert found
     msg = found[0].message
     tail = msg.split("unless", 1)[-1]
     assert "raises" not in msg or any(w in tail for w in ("== 0", "empty", "numel")), msg
+    assert tail.strip().endswith("pairs is empty"), msg
 
 
 # ``.t()`` takes 0-d and 1-d tensors too (it returns them as they are); a receiver of
@@ -94,13 +93,27 @@ def test_t_of_1d_really_views():
     ns: dict = {}
     exec(compile(T_OF_UNKNOWN_RANK, "<t>", "exec"), ns)
     assert ns["h"]([1, 2, 3]).tolist() == [1, 2, 3]  # 1-d: no RuntimeError
+    assert ns["h"](5.0).tolist() == [5.0]  # 0-d: t() returns it too
+    assert ns["h"]([]).numel() == 0
+    with pytest.raises(RuntimeError):  # 3-d: t() itself raises
+        ns["h"]([[[1, 2], [3, 4]], [[1, 2], [3, 4]]])
     with pytest.raises(RuntimeError):
         ns["h"]([[1, 2], [3, 4]])
 
 
-@pytest.mark.xfail(strict=True, reason=".t() of an unknown-rank tensor is taken as 2-d "
-                   "(methodlayouts.py _permute, rank = 2): a 1-d binding views fine")
 def test_t_of_unknown_rank_claims_no_raise():
     found = [f for f in lint_source(T_OF_UNKNOWN_RANK) if f.code == "TRC201"]
     assert all("raises" not in f.message or "dim" in f.message.split("unless", 1)[-1] for f in found), \
         [f.message for f in found]
+    assert found and "x.dim() < 2" in found[0].message.split("unless", 1)[-1]
+
+
+# Of a tensor whose rank is known, or rows known to have two dims, no rank condition is added.
+@pytest.mark.parametrize("src", [
+    "import torch\ndef h(x):\n    a, b = x.shape\n    return x.t().view(-1)\n",
+    "import torch\ndef h(n):\n    p = []\n    for i in range(n):\n        p.append((i, i))\n"
+    "    return torch.tensor(p).t().view(-1)\n",
+])
+def test_t_of_known_2d_names_no_rank(src):
+    found = [f for f in lint_source(src) if f.code == "TRC201"]
+    assert found and "dim()" not in found[0].message, [f.message for f in found]

@@ -5,7 +5,8 @@ every item the list ever holds is a fresh list or tuple display of ``k`` items, 
 ``torch.tensor(pairs)`` is ``(E, k, ...)`` (rank 2 when the items are numbers; their
 values are not known, so the rank is left open, :attr:`~.values.Value.open_layout`),
 and ``(0,)`` when nothing was added (an empty tensor: every view of as many elements
-works).  :func:`row_length` proves it from the scope's text: every binding of the name
+works; the value's :attr:`~.values.Value.assumes` says "unless the list is empty").
+:func:`row_length` proves it from the scope's text: every binding of the name
 is a display of such items, every other use is ``+=``/``.append`` of such items,
 ``len``, a test, or the constructor call itself.  Iteration is refused (an item read
 out may be grown: ``for p in pairs: p.append(0)``), and so is every form
@@ -19,7 +20,7 @@ from typing import Optional, Set
 from . import layout as L
 from .locallists import enclosing_scope, uses_in_scope
 from .methodlayouts import dim_size, rest_size
-from .symbolic import Mono
+from .symbolic import Condition, Mono
 from .values import TENSOR, Value
 
 
@@ -101,4 +102,6 @@ def rows_tensor(ev, call: ast.Call, tree: Optional[ast.AST]) -> Optional[Value]:
     holder = Value(TENSOR)
     text = ev.idx.text(call)
     sizes = (dim_size(f"{text}.size(0)", holder, 0), Mono.const(k), rest_size(text, holder, 2))
-    return Value(TENSOR, open_layout=(sizes, L.contiguous_strides(sizes)))
+    # an empty list makes shape (0,), not (0, k): a report then names that case itself
+    return Value(TENSOR, open_layout=(sizes, L.contiguous_strides(sizes)),
+                 assumes=frozenset({Condition(f"{arg.id} is empty")}))

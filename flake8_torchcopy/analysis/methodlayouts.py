@@ -15,7 +15,7 @@ from typing import Callable, Dict, List, Optional, Sequence
 from . import layout as L
 from . import torchapi as api
 from . import viewlegality as VL
-from .symbolic import ONE, Mono, Rest, Sym
+from .symbolic import ONE, Condition, Mono, Rest, Sym
 from .values import NOT, TENSOR, UNKNOWN_VALUE, Value
 
 
@@ -60,16 +60,18 @@ class Call:
 
 def _permute(c: Call) -> Value:
     kind, sizes, strides, ints, m, arg_nodes = c.recv.kind, c.sizes, c.strides, c.ints, c.m, c.args
-    rank = None
-    if m in ("t", "t_"):
-        rank = 2
-    elif m == "permute":
+    rank = 2 if m in ("t", "t_") else None
+    if m == "permute":
         seq = arg_nodes[0].elts if len(arg_nodes) == 1 and isinstance(arg_nodes[0], (ast.Tuple, ast.List)) else arg_nodes
         rank = len(seq) if all(const_int(a) is not None for a in seq) else None
+    assumes = c.recv.assumes
     if rank and sizes is None and c.taint is None:
         text = c.ev.idx.text(c.recv_node)
-        sizes = c.ev.closed_dims(text, c.recv, rank, exact=m == "permute")  # t() takes 1-D too
+        sizes = c.ev.closed_dims(text, c.recv, rank, exact=m == "permute")
         strides = L.contiguous_strides(sizes)
+        opened = c.recv.open_layout  # two known dims and the rest (torch.tensor(rows)): 2-d or more
+        if m in ("t", "t_") and (opened is None or len(opened[0]) < 3):  # t() of 0-d/1-d returns it
+            assumes = assumes | {Condition(f"{text}.dim() < 2")}
     a, b = ints if len(ints) == 2 else (None, None)  # the two dims of a swap or move
     if sizes is None and c.taint is None and m not in ("t", "t_", "permute") and a is not None \
             and b is not None and min(a, b) >= 0:
@@ -89,7 +91,7 @@ def _permute(c: Call) -> Value:
         res = L.movedim(sizes, strides, a, b) if m in ("movedim", "moveaxis") else L.swap(sizes, strides, a, b)
     if res is None:
         return Value(kind, permuted_by=c.label)
-    return Value(kind, sizes=res[0], strides=res[1], permuted_by=c.label, assumes=c.recv.assumes)
+    return Value(kind, sizes=res[0], strides=res[1], permuted_by=c.label, assumes=assumes)
 
 
 def _open_rank_swap(c: Call, a: int, b: int) -> Value:

@@ -43,6 +43,15 @@ class Rest(Sym):
     __slots__ = ()
 
 
+class Condition(Sym):
+    """Not a size: a condition under which a layout the analysis took does not hold
+    (``x.dim() < 2`` for ``x.t()`` of a tensor taken as 2-d, ``pairs is empty`` for
+    ``torch.tensor(pairs)`` taken as rows).  Held in :attr:`~.values.Value.assumes`;
+    a report's "unless" names it as it is, never "== 1"."""
+
+    __slots__ = ()
+
+
 class Quotient(Sym):
     """``floor(ratio)`` (or ``ceil(ratio)``) of a rational monomial: at most (at least)
     ``ratio``, equal to it exactly when the division is exact.  ``t // k``,

@@ -13,7 +13,7 @@ from typing import List, Optional, Sequence, Tuple, cast
 
 from . import viewlegality as VL
 from .selfmethods import hedged
-from .symbolic import Mono, Sym
+from .symbolic import Condition, Mono, Sym
 from .values import Value
 
 LEGAL, ILLEGAL, UNKNOWN = VL.LEGAL, VL.ILLEGAL, VL.UNKNOWN
@@ -21,8 +21,9 @@ LEGAL, ILLEGAL, UNKNOWN = VL.LEGAL, VL.ILLEGAL, VL.UNKNOWN
 
 @dataclass(frozen=True)
 class ViewJudgement:
-    """``verdict``: LEGAL, ILLEGAL or UNKNOWN.  For ILLEGAL, ``unless``: sets of size names;
-    the view raises unless every size of one set is 1.  ``origin``: the op that made the
+    """``verdict``: LEGAL, ILLEGAL or UNKNOWN.  For ILLEGAL, ``unless``: sets of conditions
+    (``"x.size(0) == 1"``, ``"x.dim() < 2"``); the view raises unless every condition of one
+    set holds.  ``origin``: the op that made the
     receiver's layout (``".transpose(1, 2)"``), if the analysis knows it."""
 
     verdict: str
@@ -56,9 +57,12 @@ def judge_view(recv: Value, target: Optional[Sequence[Optional[Mono]]],
         return NOT_JUDGED  # it rests on what a method overridable elsewhere returns
     rescues = _with_assumptions(rescues, recv.assumes)
     in_target = {sym for m in target if m is not None for sym in m.atoms()}
-    rescues.sort(key=lambda syms: (len(syms), not set(syms) <= in_target))
+    rescues.sort(key=lambda syms: (any(isinstance(s, Condition) for s in syms), len(syms),
+                                   not set(syms) <= in_target))  # sizes first, then conditions
     read = {a for m in target if m is not None for a in m.atoms()}
-    unless = tuple(tuple(_label(s, read, args_text, recv.permuted_by) for s in syms) for syms in rescues)
+    unless = tuple(tuple(s.name if isinstance(s, Condition) else
+                         f"{_label(s, read, args_text, recv.permuted_by)} == 1" for s in syms)
+                   for syms in rescues)
     return ViewJudgement(ILLEGAL, unless, recv.permuted_by)
 
 
@@ -77,8 +81,9 @@ def _label(sym: Sym, read, args_text: str, origin: Optional[str]) -> str:
 
 
 def _with_assumptions(rescues: List[Tuple[Sym, ...]], assumes) -> List[Tuple[Sym, ...]]:
-    """The rescues, plus each size the layout assumed not to be 1 that no rescue of its
-    own already covers (a rescue set containing it is then implied by it)."""
+    """The rescues, plus each size the layout assumed not to be 1 (or :class:`Condition`
+    it assumed false) that no rescue of its own already covers (a rescue set containing
+    it is then implied by it)."""
     out = list(rescues)
     for sym in sorted(assumes, key=lambda s: s.name):
         if any(set(r) <= {sym} for r in out):

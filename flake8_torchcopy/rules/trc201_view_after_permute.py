@@ -152,7 +152,7 @@ class ViewAfterPermute(Rule):
         judged = ctx.view_judgement(node)
         if not judged.raises:
             return
-        unless = " or ".join(" and ".join(f"{name} == 1" for name in names) for names in judged.unless)
+        unless = " or ".join(" and ".join(names) for names in judged.unless)
         origin = f" after {judged.origin}" if judged.origin else ""
         message = (f"use .reshape() instead of .view(){origin}: this view merges dims the "
                    f"permutation separated and raises RuntimeError"
