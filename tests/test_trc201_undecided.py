@@ -6,7 +6,8 @@ leaves undecided.  For each, torch runs the replica under two bindings the code 
 view works, under the other it raises where ``reshape`` would not.  Neither "legal" (quiet
 by proof) nor "raising" (a report) is then true for every binding, so "unknown" is the
 only sound verdict; the test asserts the analysis gives it.  Element counts match in both
-bindings: a mismatch raises for ``reshape`` too and would prove nothing.
+bindings: a mismatch raises for ``reshape`` too and would prove nothing.  Unknown layers
+return contiguous tensors here, as the analysis assumes of every untraced tensor.
 """
 import itertools
 import textwrap
@@ -156,6 +157,56 @@ class M:
         return out.permute([1, 0, 2, 3]).view(B, self.out_channels, out.shape[-2], out.shape[-1])
 '''
 
+# llava_onevision 620 (modular 483): legal iff seq_len == height * width (config values),
+# so that the channel count after the first view is dim
+LLAVA = '''
+import math
+import torch
+from torch import nn
+
+class M:
+    def f(self, image_features):
+        height = width = self.image_size // self.patch_size
+        batch_frames, seq_len, dim = image_features.shape
+        image_features = image_features.view(batch_frames, height, width, -1)
+        image_features = image_features.permute(0, 3, 1, 2).contiguous()
+        height, width = image_features.shape[2:]
+        scaled_shape = [math.ceil(height / 2), math.ceil(width / 2)]
+        image_features = nn.functional.interpolate(image_features, size=scaled_shape, mode="bilinear")
+        image_features = image_features.permute(0, 2, 3, 1)
+        return image_features.view(batch_frames, -1, dim)
+'''
+
+# phi4_multimodal 519 (modular 589): legal iff self.image_dim_out is the channel count the
+# compression layer gives
+PHI4 = '''
+import math
+import numpy as np
+import torch
+
+class M:
+    def get_img_features(self, img_embeds):
+        patch_feature = self.img_processor(img_embeds)
+        width = int(math.sqrt(patch_feature.size(1)))
+        patch_feature = patch_feature.view(-1, width, width, patch_feature.size(-1))
+        patch_feature = patch_feature.permute(0, 3, 1, 2)
+        patch_feature = self.image_token_compression(patch_feature)
+        patch_feature = patch_feature.permute(0, 2, 3, 1)
+        return patch_feature.view(-1, patch_feature.size(1) * patch_feature.size(2), patch_feature.size(-1))
+
+    def f(self, image_pixel_values: torch.Tensor) -> torch.Tensor:
+        batch_size = image_pixel_values.shape[0]
+        img_features = self.get_img_features(image_pixel_values.flatten(0, 1))
+        base_feat_size = int(np.sqrt(img_features.shape[1]))
+        return img_features.view(batch_size, -1, base_feat_size**2, self.image_dim_out)
+'''
+
+
+def _phi4(dim_out):
+    return ((torch.randn(1, 2, 16, 3),), dict(img_processor=_Layer(lambda t: t),
+                                              image_token_compression=_Layer(lambda t: F.avg_pool2d(t.contiguous(), 2)),
+                                              image_dim_out=dim_out))
+
 
 def _siglip(hidden, shape):
     """z_image's binding: a processor giving ``spatial_shapes``, a model giving ``hidden``."""
@@ -187,6 +238,9 @@ ROWS = [
                  id="efficientvit"),
     pytest.param(ZIMAGE, _siglip(torch.randn(1, 10, 3), (2, 3)), _siglip(torch.randn(2, 10, 3), (-1, 4)),
                  id="z_image"),
+    pytest.param(LLAVA, ((torch.randn(1, 16, 2),), dict(image_size=8, patch_size=2)),
+                 ((torch.randn(1, 32, 2),), dict(image_size=8, patch_size=2)), id="llava_onevision"),
+    pytest.param(PHI4, _phi4(3), _phi4(6), id="phi4_multimodal"),
     pytest.param(CONDCONV, ((torch.randn(2, 3, 4, 4), torch.randn(2 * 5, 3, 1, 1)),
                             dict(dynamic_padding=False, out_channels=5)),
                  ((torch.randn(2, 3, 4, 4), torch.randn(2 * 5, 3, 1, 1)),
