@@ -57,6 +57,15 @@ def aligned_legal(sizes: Sequence[Mono], strides: Sequence[Mono], target: Sequen
     return True
 
 
+def one_chunk(sizes: Sequence[Mono], strides: Sequence[Mono]) -> bool:
+    """Every two neighbouring dims (size-1 dims skipped) merge for every value of the
+    symbols: torch sees one chunk, and every view of as many elements succeeds, as
+    ``reshape`` would, so the target's sizes need not be known (``x.view(shape)`` of a
+    contiguous ``x``).  A count that differs raises for both alike."""
+    kept = _drop_ones(sizes, strides)
+    return all(st == st_n * s_n for (_, st), (s_n, st_n) in zip(kept, kept[1:]))
+
+
 def _drop_ones(sizes: Sequence[Mono], strides: Sequence[Mono]):
     return [(s, st) for s, st in zip(sizes, strides) if not s.is_one]
 
@@ -249,6 +258,8 @@ def view_verdict(
     would save it (the view raises unless every symbol of one of the sets is 1)."""
     if has_zero(sizes) or has_zero(target):
         return LEGAL, []  # no elements: torch checks the count, never the strides
+    if one_chunk(sizes, strides):
+        return LEGAL, []  # every shape of as many elements, whatever the target's sizes
     resolved = resolve_target(sizes, target)
     if resolved is None:
         return UNKNOWN, []
