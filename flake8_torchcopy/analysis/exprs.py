@@ -15,7 +15,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Callable, Dict, List, Mapping, Optional, Sequence, cast
 
 from ..source import SourceIndex
-from . import literalrows, numpyish, selfmethods
+from . import literalrows, localdicts, numpyish, selfmethods
 from . import pipelines
 from . import torchapi as api
 from . import torchsem as sem
@@ -193,7 +193,7 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
         self._children(node)
         held = [self.cache.get(id(v)) or UNKNOWN_VALUE for v in node.values]
         origin = permuted_origin(held)
-        return Value(NOT, permuted_by=origin) if origin else NOT_VALUE
+        return localdicts.literal(self, node, Value(NOT, permuted_by=origin) if origin else NOT_VALUE)
 
     def e_Slice(self, node):
         self._children(node)
@@ -296,6 +296,10 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
             return base.item or UNKNOWN_VALUE
         if base.mapped is not None:
             return base.mapped
+        if type(node.value) is ast.Name and base.kind == NOT:
+            got = localdicts.item(self, node, base)  # d["a"] of a local dict
+            if got is not None:
+                return got
         if base.item is not None and isinstance(node.slice, ast.Constant):
             return base.item
         if isinstance(node.value, ast.Attribute) and node.value.attr == "shape":
@@ -349,6 +353,8 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
                 numpyish.appended(self, node)
             elif self.self_value is not None and isinstance(node.func.value, ast.Name):
                 own = selfmethods.self_method_value(self, node)  # self.m(...): the module's m
+                if own is None:
+                    own = localdicts.call(self, node, None)  # self.m() returning {...}
                 if own is not None:
                     return own
             return sem.call_method(self, node, recv, node.func.attr, args)
@@ -358,6 +364,9 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
                 self.tensor_returns[id(defn)] = returns_tensor(defn, self.static_qualname)
             if self.tensor_returns[id(defn)]:
                 return Value(TENSOR)
+            returned = localdicts.call(self, node, defn)  # f() returning {...}
+            if returned is not None:
+                return returned
         if func.is_class:
             return NOT_VALUE
         if isinstance(node.func, ast.Name) and func is not None and not func.local_def \

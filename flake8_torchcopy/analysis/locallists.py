@@ -76,6 +76,50 @@ def list_stays_local(scope: ast.AST, name: str, source_text: str, constructors) 
     return any(isinstance(node.ctx, ast.Store) for node, _ in uses)
 
 
+_DICT_READS = frozenset({"keys", "values", "items", "get", "copy"})
+
+
+def dict_sources(scope: ast.AST, name: str, source_text: str) -> Optional[frozenset]:
+    """The ids of the expressions ``name`` is bound to in ``scope`` when each binding is
+    ``name = {...}`` or ``name = <call>`` (a single target) and each read of ``name`` is
+    ``name[k]``, a call of ``name.keys``/``values``/``items``/``get``/``copy``, a test,
+    ``k in name``, iteration or ``return name``: no other name holds the dict, nothing
+    stores into it.  None otherwise (and where :func:`uses_in_scope` does not follow)."""
+    found = uses_in_scope(scope, name, source_text)
+    if found is None:
+        return None
+    uses, parents = found
+    sources = set()
+    for node, parent in uses:
+        if isinstance(node.ctx, ast.Store):
+            if isinstance(parent, ast.Assign) and parent.targets == [node] \
+                    or isinstance(parent, ast.AnnAssign) and parent.target is node and parent.value is not None:
+                if isinstance(parent.value, (ast.Dict, ast.Call)):
+                    sources.add(id(parent.value))
+                    continue
+            return None
+        if not (isinstance(node.ctx, ast.Load) and _dict_read(node, parent, parents)):
+            return None  # del
+    return frozenset(sources) if sources else None
+
+
+def _dict_read(node: ast.Name, parent: ast.AST, parents) -> bool:
+    if isinstance(parent, ast.Subscript) and parent.value is node:
+        return isinstance(parent.ctx, ast.Load)
+    if isinstance(parent, ast.Attribute) and parent.attr in _DICT_READS:
+        call = parents.get(id(parent))
+        return isinstance(call, ast.Call) and call.func is parent
+    if isinstance(parent, (ast.For, ast.AsyncFor, ast.comprehension)) and parent.iter is node:
+        return True
+    if isinstance(parent, (ast.If, ast.While, ast.IfExp)) and parent.test is node:
+        return True
+    if isinstance(parent, ast.Compare) and node in parent.comparators:
+        return all(isinstance(op, (ast.In, ast.NotIn)) for op in parent.ops)
+    if isinstance(parent, ast.Return) and parent.value is node:
+        return True
+    return isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not)
+
+
 def _allowed_read(node: ast.Name, parent: ast.AST, parents, constructors) -> bool:
     if isinstance(parent, ast.Attribute) and parent.attr == "append":
         call = parents.get(id(parent))

@@ -1,0 +1,205 @@
+"""Local dicts: a value read back from a dict by a constant key.
+
+``d = {"a": torch.zeros(3)}`` then ``torch.tensor(d["a"])``: ``d["a"]`` is that tensor
+when the dict display has only ``str``/``int`` constant keys (no ``**``), and ``d`` stays
+local (:func:`.locallists.dict_sources`): every binding of ``d`` in its scope is
+``d = <that display>`` or ``d = <call>``, and every read of ``d`` is ``d[k]``, ``d.keys()``/
+``.values()``/``.items()``/``.get(...)``/``.copy()``, a test, ``k in d``, iteration or
+``return d``: no other name holds the dict, nothing stores into it.
+
+A call of a method of the class (``s = self.stats()``, the ``def`` found as
+:func:`.selfmethods.resolve` finds it) or of a module-level function bound once
+(:func:`.returns.bound_once`) whose every ``return`` is a dict display is a fresh dict
+too: what each key holds is what every ``return`` puts there, the function walked once
+with its parameters unknown (:func:`.returnwalker.walker_of`), a key missing from one
+``return`` unknown.  A method may be overridden by a subclass in another module: a tensor
+read so carries :data:`SELF_METHOD` (reported, fixes unsafe).
+
+Only the kind of a value travels (and ``permuted_by``), never its sizes or strides: the
+tensor may have changed layout in place since the dict was made.  Asked only where a
+subscript reads a name bound to such a dict.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Dict, List, Optional, Tuple, Union, cast
+
+from .locallists import dict_sources, enclosing_scope
+from .values import ANNOTATED, NOT, TENSOR, UNKNOWN_VALUE, Value, join
+
+SELF_METHOD = "it is proven only by what a method of the class returns (a subclass may override it)"
+
+Key = Union[str, int]
+_TABLE = "_dict_entries"  # ev.__dict__: id(value) -> _Entry
+
+
+class _Entry:
+    """A dict value: where it was made and what its keys hold (``func``: worked out when
+    first read, from the returns of that ``def``)."""
+
+    __slots__ = ("value", "origin", "keys", "func", "caveat")
+
+    def __init__(self, value: Value, origin: ast.AST, keys: Optional[Dict[Key, Value]],
+                 func: Optional[ast.FunctionDef] = None, caveat: Optional[str] = None) -> None:
+        self.value, self.origin, self.keys, self.func, self.caveat = value, origin, keys, func, caveat
+
+
+def _key(node: Optional[ast.AST]) -> Optional[Key]:
+    if isinstance(node, ast.Constant) and type(node.value) in (str, int):
+        return cast(Key, node.value)
+    return None
+
+
+def _display_keys(node: ast.Dict) -> Optional[list]:
+    keys = [_key(k) for k in node.keys]
+    return None if None in keys else keys
+
+
+def _kind_only(v: Value) -> Value:
+    return Value(v.kind, caveat=v.caveat, permuted_by=v.permuted_by)
+
+
+def literal(ev, node: ast.Dict, made: Value) -> Value:
+    """The value of a dict display (``made``: what it is otherwise), recorded with what its
+    keys hold when they are all constants and some value is a tensor."""
+    keys = _display_keys(node)
+    if keys is None:
+        return made
+    held = [ev.cache.get(id(v)) or UNKNOWN_VALUE for v in node.values]
+    if not any(h.kind in (TENSOR, ANNOTATED) for h in held):
+        return made
+    out = Value(NOT, permuted_by=made.permuted_by)
+    table = ev.__dict__.setdefault(_TABLE, {})
+    table[id(out)] = _Entry(out, node, {k: _kind_only(h) for k, h in zip(keys, held)})
+    return out
+
+
+def _returns_dicts(func: ast.FunctionDef) -> bool:
+    """Does every ``return`` of ``func`` (none in nested scopes) give a dict display with
+    constant keys?  (Undecorated, no generator, ending in a ``return``: the caller's.)"""
+    stack: List[ast.AST] = list(func.body)
+    found = False
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        if isinstance(n, ast.Return):
+            if not isinstance(n.value, ast.Dict) or _display_keys(n.value) is None:
+                return False
+            found = True
+        stack.extend(ast.iter_child_nodes(n))
+    return found
+
+
+def _def_in(tree: ast.Module, cls: Optional[ast.ClassDef], m: str) -> Optional[ast.FunctionDef]:
+    """The ``def m`` of ``cls`` or of its chain of single bases in the module (a quick look:
+    :func:`.selfmethods.resolve` decides)."""
+    for _ in range(8):
+        if cls is None:
+            return None
+        for s in cls.body:
+            if isinstance(s, ast.FunctionDef) and s.name == m:
+                return s
+        if len(cls.bases) != 1 or not isinstance(cls.bases[0], ast.Name):
+            return None
+        name = cls.bases[0].id
+        found = [s for s in tree.body if isinstance(s, ast.ClassDef) and s.name == name]
+        cls = found[0] if len(found) == 1 else None
+    return None
+
+
+def call(ev, node: ast.Call, defn: Optional[ast.AST]) -> Optional[Value]:
+    """``self.m(...)`` (``defn`` None) or ``f(...)`` of a module-level ``def`` (``defn``)
+    that returns a fresh dict display on every path: a dict value whose keys are worked out
+    when read."""
+    if ev.__dict__.get("no_self_methods"):
+        return None  # the walker summarising a function: one level
+    has = ev.__dict__.get("_returns_display")
+    if has is None:
+        has = ev.__dict__["_returns_display"] = "return {" in ev.source
+    tree = getattr(ev, "tree", None)
+    if not has or not isinstance(tree, ast.Module):
+        return None
+    caveat = None
+    if defn is None:
+        from .selfmethods import resolve
+        func = node.func
+        cls = ev.method_of
+        if cls is None or ev.self_value is None or not isinstance(func, ast.Attribute) \
+                or not isinstance(func.value, ast.Name) or ev.lookup(func.value.id) is not ev.self_value:
+            return None
+        memo: Dict[Tuple[int, str], Optional[ast.FunctionDef]] = ev.__dict__.setdefault("_dict_methods", {})
+        key = (id(cls), func.attr)
+        if key not in memo:  # the def's returns first (cheap), then resolve's scans of the text
+            found = _def_in(tree, cls, func.attr)
+            memo[key] = resolve(tree, ev.source, cls, func.attr) \
+                if found is not None and _returns_dicts(found) else None
+        d = memo[key]
+        caveat = SELF_METHOD
+    else:
+        from .returns import bound_once, module_names
+        if not isinstance(defn, ast.FunctionDef) or defn.decorator_list or not defn.body \
+                or not isinstance(defn.body[-1], ast.Return) \
+                or any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(defn)) \
+                or not bound_once(defn.name, module_names(tree, ev.source)):
+            return None
+        d = defn
+    if d is None or not _returns_dicts(d):
+        return None
+    out = Value(NOT)
+    ev.__dict__.setdefault(_TABLE, {})[id(out)] = _Entry(out, node, None, d, caveat)
+    return out
+
+
+def _summary(ev, func: ast.FunctionDef) -> Dict[Key, Value]:
+    """What each key holds on every ``return`` of ``func`` (walked once per module)."""
+    memo: Dict[int, Dict[Key, Value]] = ev.__dict__.setdefault("_dict_returns", {})
+    if id(func) in memo:
+        return memo[id(func)]
+    memo[id(func)] = {}  # a cycle, or a failure below: nothing known
+    from .returnwalker import walker_of
+    walker = ev.__dict__.get("_method_walker")
+    if walker is None:
+        walker = ev.__dict__["_method_walker"] = walker_of(ev.source, ev.path or "", ev.tree)
+        walker.no_self_methods = True
+    values = walker.returns_of(func)
+    table = walker.__dict__.get(_TABLE, {})
+    out: Optional[Dict[Key, Value]] = None
+    for v in values or [None]:
+        entry = table.get(id(v)) if v is not None else None
+        if entry is None or entry.value is not v or entry.keys is None:
+            out = {}  # a return whose dict holds no tensor (or was not walked)
+            break
+        out = dict(entry.keys) if out is None else {k: join(out[k], entry.keys[k])
+                                                     for k in out if k in entry.keys}
+    memo[id(func)] = out or {}
+    return memo[id(func)]
+
+
+def item(ev, node: ast.Subscript, base: Value) -> Optional[Value]:
+    """``d[k]`` of a name bound to a dict recorded here, when the dict stays local."""
+    table = ev.__dict__.get(_TABLE)
+    entry = table.get(id(base)) if table else None
+    if entry is None or entry.value is not base or not isinstance(node.value, ast.Name):
+        return None
+    k = _key(node.slice)
+    if k is None or not isinstance(node.ctx, ast.Load):
+        return None
+    if entry.keys is None:
+        entry.keys = _summary(ev, entry.func) if entry.func is not None else {}
+        if entry.caveat is not None:
+            entry.keys = {key: v.with_(caveat=v.caveat or entry.caveat) for key, v in entry.keys.items()}
+    held = entry.keys.get(k)
+    if held is None:
+        return None
+    name = node.value.id
+    local: Dict[Tuple[int, str], Optional[frozenset]] = ev.__dict__.setdefault("_dict_local", {})
+    scope = enclosing_scope(ev.tree, node)
+    memo_key = (id(scope), name)
+    if memo_key not in local:
+        text = ev.source if isinstance(scope, ast.Module) else ev.idx.text(scope)
+        local[memo_key] = dict_sources(scope, name, text)
+    sources = local[memo_key]
+    if sources is None or id(entry.origin) not in sources:
+        return None  # not local, or the dict came to the name through another name
+    return held
