@@ -38,6 +38,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Callable, Dict, List, Optional, Set
 
+from . import inherited
 from .modulefacts import _REGISTER, ModuleFacts, Qualname, _dunder, _source_of, _statements, _tree_of, module_facts
 from .scopes import _FUNCS, _first_param
 from .torchapi import MODULE_ATTRIBUTES
@@ -197,17 +198,19 @@ class _Attributes(Mapping):
     weakly: the walker keeps it, and a cycle would outlive the walk."""
 
     def __init__(self, cls: ast.ClassDef, candidates: List[str], qualname: Qualname,
-                 tree: Optional[ast.AST], assigned: Counter, registered: Counter) -> None:
+                 tree: Optional[ast.AST], assigned: Counter, registered: Counter,
+                 inherit: Optional[tuple] = None) -> None:
         self._candidates = frozenset(candidates)
-        self._pending: Optional[tuple] = (cls, candidates, _weak(qualname), tree, assigned, registered)
+        self._pending: Optional[tuple] = (cls, candidates, _weak(qualname), tree, assigned, registered, inherit)
         self._out: Dict[str, bool] = {}
 
     def _decided(self) -> Dict[str, bool]:
         if self._pending is not None:
-            cls, candidates, ref, tree, assigned, registered = self._pending
+            cls, candidates, ref, tree, assigned, registered, inherit = self._pending
             self._pending = None
             qualname = ref()
-            self._out = {} if qualname is None else _decide(cls, candidates, qualname, tree, assigned, registered)
+            self._out = {} if qualname is None else _decide(cls, candidates, qualname, tree, assigned, registered,
+                                                            inherit)
         return self._out
 
     def get(self, key, default=None):
@@ -248,14 +251,30 @@ def tensor_attributes(cls: ast.ClassDef, stores_in_module: Counter, qualname: Qu
     candidates = [attr for attr, vals in values.items()
                   if not _dunder(attr) and stores_in_module[attr] == assigned[attr]
                   and all(isinstance(v, ast.Call) and qualname(v.func) in TENSOR_CONSTRUCTORS for v in vals)]
-    if not candidates or _own_bases(cls, qualname) is None:
+    if _own_bases(cls, qualname) is None:
         return {}
-    return _Attributes(cls, candidates, qualname, tree, assigned, registered)
+    inherit = None
+    module_tree = _tree_of(qualname, tree) if len(cls.bases) == 1 else None
+    base = inherited.base_of(cls, module_tree) if module_tree is not None else None
+    if base is not None:  # what the base's __init__ stores from a parameter cls passes a tensor
+        bvalues, bassigned, bregistered = _class_stores(base, True)
+        extra = [attr for attr in inherited.inherited_params(cls, base, bvalues, qualname)
+                 if attr not in values and not _dunder(attr) and not bregistered[attr]
+                 and stores_in_module[attr] == bassigned[attr]]
+        for attr in extra:
+            candidates.append(attr)
+            assigned[attr] = bassigned[attr]
+        inherit = (base, frozenset(extra)) if extra else None
+    if not candidates:
+        return {}
+    return _Attributes(cls, candidates, qualname, tree, assigned, registered, inherit)
 
 
 def _decide(cls: ast.ClassDef, candidates: List[str], qualname: Qualname, tree: Optional[ast.AST],
-            assigned: Counter, registered: Counter) -> Dict[str, bool]:
-    """The candidates (every store of each in the class a tensor) that the module vouches for."""
+            assigned: Counter, registered: Counter, inherit: Optional[tuple] = None) -> Dict[str, bool]:
+    """The candidates (every store of each in the class a tensor, or, ``inherit``: (base,
+    attributes), in the base's ``__init__`` from a tensor the class passes: :mod:`.inherited`)
+    that the module vouches for."""
     source = _source_of(qualname)
     if source is not None and _attr_dynamic_text(source):
         return {}  # setattr, vars, exec, __dict__, _buffers... somewhere in the text
@@ -271,6 +290,10 @@ def _decide(cls: ast.ClassDef, candidates: List[str], qualname: Qualname, tree: 
     kept = [a for a in candidates if a not in facts.class_members and not (module and a in MODULE_ATTRIBUTES)]
     if not kept:
         return {}  # each a method, property or class attribute of some class (or nn.Module's)
+    if inherit is not None and not inherited.module_agrees(cls, inherit[0], facts, source):
+        kept = [a for a in kept if a not in inherit[1]]
+        if not kept:
+            return {}
     stored, named, dynamic = facts.vouch(cls, kept)
     if dynamic:
         return {}
