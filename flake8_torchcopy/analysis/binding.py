@@ -174,7 +174,7 @@ class Binding:
         self.comprehension(node, [node.elt])
         elt = self.cache.get(id(node.elt))
         if isinstance(node, ast.ListComp) and elt is not None and elt.array is not None:
-            return Value(NOT, item=elt)  # a list of arrays (numpyish)
+            return Value(NOT, item=elt, mutable=True)  # a list of arrays (numpyish)
         return NOT_VALUE
 
     e_SetComp = e_ListComp

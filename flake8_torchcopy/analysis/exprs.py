@@ -15,7 +15,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Callable, Dict, List, Mapping, Optional, Sequence, cast
 
 from ..source import SourceIndex
-from . import literalrows, localdicts, numpyish, selfmethods
+from . import literalrows, localdicts, locallists, numpyish, selfmethods
 from . import pipelines
 from . import torchapi as api
 from . import torchsem as sem
@@ -164,7 +164,12 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
     def e_Name(self, node):
         if node.id in self.volatile:
             return UNKNOWN_VALUE  # a nested function (nonlocal) or any function (global) may rebind it
-        return self.lookup(node.id)
+        v = self.lookup(node.id)
+        if v.mutable and (v.elems or v.item is not None) and not locallists.list_reads_safe(self, node):
+            return v.with_(elems=None, item=None)  # a list that code not followed may store into
+        if v.mutable:  # a list inside it may be stored into through it (xs[0][0] = v)
+            return locallists.inner_lists_dropped(v)
+        return v
 
     def e_Constant(self, node):
         return NOT_VALUE
@@ -179,7 +184,7 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
         return NOT_VALUE
 
     def e_List(self, node):
-        return Value(NOT, elems=tuple(self.ev(e) for e in node.elts))
+        return Value(NOT, elems=tuple(self.ev(e) for e in node.elts), mutable=type(node) is ast.List)
 
     e_Tuple = e_List
 

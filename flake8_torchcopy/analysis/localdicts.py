@@ -24,7 +24,7 @@ from __future__ import annotations
 import ast
 from typing import Dict, List, Optional, Tuple, Union, cast
 
-from .locallists import dict_sources, enclosing_scope
+from .locallists import dict_sources, scope_of
 from .values import ANNOTATED, NOT, TENSOR, UNKNOWN_VALUE, Value, join
 
 SELF_METHOD = "it is proven only by what a method of the class returns (a subclass may override it)"
@@ -137,18 +137,26 @@ def call(ev, node: ast.Call, defn: Optional[ast.AST]) -> Optional[Value]:
         d = memo[key]
         caveat = SELF_METHOD
     else:
-        from .returns import bound_once, module_names
-        if not isinstance(defn, ast.FunctionDef) or defn.decorator_list or not defn.body \
-                or not isinstance(defn.body[-1], ast.Return) \
-                or any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(defn)) \
-                or not bound_once(defn.name, module_names(tree, ev.source)):
+        known: Dict[int, bool] = ev.__dict__.setdefault("_dict_functions", {})
+        if id(defn) not in known:
+            known[id(defn)] = _function_returns_dicts(defn, tree, ev.source)
+        if not known[id(defn)]:
             return None
-        d = defn
-    if d is None or not _returns_dicts(d):
+        d = cast(ast.FunctionDef, defn)
+    if d is None:
         return None
     out = Value(NOT)
     ev.__dict__.setdefault(_TABLE, {})[id(out)] = _Entry(out, node, None, d, caveat)
     return out
+
+
+def _function_returns_dicts(defn: ast.AST, tree: ast.Module, source: str) -> bool:
+    """Is ``defn`` a plain module-level ``def``, bound once, whose every return is a dict display?"""
+    from .returns import bound_once, module_names
+    return isinstance(defn, ast.FunctionDef) and not defn.decorator_list and bool(defn.body) \
+        and isinstance(defn.body[-1], ast.Return) and _returns_dicts(defn) \
+        and not any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(defn)) \
+        and bound_once(defn.name, module_names(tree, source))
 
 
 def _summary(ev, func: ast.FunctionDef) -> Dict[Key, Value]:
@@ -194,7 +202,7 @@ def item(ev, node: ast.Subscript, base: Value) -> Optional[Value]:
         return None
     name = node.value.id
     local: Dict[Tuple[int, str], Optional[frozenset]] = ev.__dict__.setdefault("_dict_local", {})
-    scope = enclosing_scope(ev.tree, node)
+    scope = scope_of(ev, ev.tree, node)
     memo_key = (id(scope), name)
     if memo_key not in local:
         text = ev.source if isinstance(scope, ast.Module) else ev.idx.text(scope)

@@ -11,6 +11,8 @@ from __future__ import annotations
 import ast
 from typing import Any, Dict, List, Optional, Tuple, cast
 
+from .torchapi import LEGACY_CONSTRUCTORS
+
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
 
@@ -156,3 +158,107 @@ def _contains(node: ast.AST, target: ast.AST) -> bool:
         if not (n.lineno, n.col_offset) <= (t.lineno, t.col_offset) <= (n.end_lineno, n.end_col_offset):
             return False
     return any(n is target for n in ast.walk(node))
+
+
+# calls that read a list passed to them and store into none (qualified names), and builtins
+_READING_CALLS = frozenset(
+    "torch." + n for n in "tensor as_tensor stack cat concat concatenate hstack vstack dstack column_stack".split()
+) | frozenset("numpy." + n for n in "array asarray stack concatenate hstack vstack".split()) \
+    | frozenset(p + n for p in ("torch.", "torch.cuda.") for n in LEGACY_CONSTRUCTORS)
+_READING_BUILTINS = frozenset("len zip enumerate list tuple sorted sum min max any all reversed iter isinstance "
+                              "bool print str repr".split())
+_READING_METHODS = frozenset({"index", "count", "copy"})
+
+
+def list_reads_safe(ev, name: ast.Name) -> bool:
+    """May the list value ``name`` reads be trusted to hold what the evaluator saw put in it
+    (its literal's items, the appends it followed)?  Yes when, in the scope of ``name``
+    (:func:`uses_in_scope`), every read of the name only reads the list: ``xs[i]``, iteration,
+    tests, comparisons, unpacking (``a, b = xs``), ``*xs``, ``return xs``, f-strings,
+    ``xs.index``/``count``/``copy``, a statement ``xs.append(x)`` (one plain argument: the
+    evaluator follows it), and passing it to ``torch.tensor``/``stack``/``cat``..., ``numpy.array``
+    ..., or a builtin that reads (``len``, ``zip``, ``sorted``...; not shadowed).  Any other
+    read (a call, another name, a display, ``xs[i] = v``, ``del xs[i]``, ``xs += ...``) may
+    store into it.  Decided once per scope and name."""
+    tree = getattr(ev, "tree", None)
+    if tree is None:
+        return False
+    scope = scope_of(ev, tree, name)
+    memo = ev.__dict__.setdefault("_list_reads", {})
+    key = (id(scope), name.id)
+    if key not in memo:
+        text = ev.source if isinstance(scope, ast.Module) else ev.idx.text(scope)
+        memo[key] = _reads_only(ev, scope, name.id, text)
+    return memo[key]
+
+
+def scope_of(ev, tree: ast.AST, node: ast.AST) -> ast.AST:
+    """The scope ``node`` is read in: the function the walker is in when its lines hold the
+    node (a nested scope inside it holding the node makes :func:`uses_in_scope` refuse, as
+    the node's own scope would not), the module in its body, else :func:`enclosing_scope`."""
+    func = getattr(ev, "closure_func", None)
+    if getattr(ev, "in_module_body", False) and isinstance(tree, ast.Module):
+        func = tree
+    line = getattr(node, "lineno", None)
+    if isinstance(func, ast.Module) or func is not None and line is not None \
+            and func.lineno <= line <= (func.end_lineno or 0):
+        return func
+    return enclosing_scope(tree, node)
+
+
+def _reads_only(ev, scope: ast.AST, name: str, text: str) -> bool:
+    found = uses_in_scope(scope, name, text)
+    if found is None:
+        return False
+    uses, parents = found
+    for node, parent in uses:
+        if isinstance(node.ctx, ast.Store):
+            if isinstance(parent, ast.AugAssign):
+                return False
+        elif not (isinstance(node.ctx, ast.Load) and _list_read(ev, node, parent, parents)):
+            return False
+    return True
+
+
+def _list_read(ev, node: ast.Name, parent: ast.AST, parents) -> bool:
+    if isinstance(parent, ast.Subscript):
+        return parent.value is node and isinstance(parent.ctx, ast.Load)
+    if isinstance(parent, (ast.For, ast.AsyncFor, ast.comprehension)):
+        return parent.iter is node
+    if isinstance(parent, (ast.If, ast.While, ast.IfExp)):
+        return parent.test is node
+    if isinstance(parent, (ast.Compare, ast.Return, ast.FormattedValue)):
+        return True
+    if isinstance(parent, ast.UnaryOp):
+        return isinstance(parent.op, ast.Not)
+    if isinstance(parent, ast.BoolOp):  # `if xs and ...:` (its value is only tested)
+        above = parents.get(id(parent))
+        return isinstance(above, (ast.If, ast.While, ast.Assert)) and above.test is parent
+    if isinstance(parent, ast.Assign):
+        return parent.value is node and all(isinstance(t, (ast.Tuple, ast.List)) for t in parent.targets)
+    if isinstance(parent, ast.Starred):
+        return isinstance(parents.get(id(parent)), (ast.Call, ast.List, ast.Tuple, ast.Set))
+    if isinstance(parent, ast.Attribute):
+        call = parents.get(id(parent))
+        if not (isinstance(call, ast.Call) and call.func is parent):
+            return False
+        if parent.attr == "append":
+            return isinstance(parents.get(id(call)), ast.Expr) and len(call.args) == 1 \
+                and not call.keywords and not isinstance(call.args[0], ast.Starred)
+        return parent.attr in _READING_METHODS
+    if isinstance(parent, ast.Call) and node in parent.args:
+        f = parent.func
+        if isinstance(f, ast.Name) and f.id in _READING_BUILTINS:
+            return f.id not in ev.env and f.id not in ev.outer and not ev.star_imported
+        return ev.static_qualname(f) in _READING_CALLS
+    return False
+
+
+def inner_lists_dropped(v):
+    """``v`` (a list) with what the lists among its items hold forgotten: ``xs[0][0] = v``
+    stores into one through a subscript, which :func:`list_reads_safe` does not see."""
+    def drop(e):
+        return e.with_(elems=None, item=None) if e is not None and e.mutable and (e.elems or e.item) else e
+    if not any(e is not None and e.mutable for e in (v.elems or ()) + (v.item,)):
+        return v
+    return v.with_(elems=tuple(drop(e) for e in v.elems) if v.elems is not None else None, item=drop(v.item))

@@ -340,7 +340,7 @@ def appended(ev, node: ast.Call) -> None:
         return
     before = ev.element_of(cur) if cur.elems != () else None
     item = x if before is None else join(before, x)
-    ev.env[name] = Value(NOT, item=item)
+    ev.env[name] = Value(NOT, item=item, mutable=True)
 
 
 def list_of_arrays(v: Value) -> Optional[List[Array]]:

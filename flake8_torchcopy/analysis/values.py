@@ -41,11 +41,13 @@ class Value:
     ``mixed``: an unknown value that is a tensor on some path and provably something
     else on every other.  ``item``: what iterating the value yields (a container of
     tensors); ``mapped``: for a mapping, what its values are (``state_dict()``).
+    ``mutable``: a list (``elems``/``item`` hold only while no code the analysis does not
+    follow can store into it: :func:`.locallists.list_reads_safe`).
     """
 
     __slots__ = ("kind", "qualname", "local_def", "sizes", "strides", "permuted_by", "mono", "elems",
                  "is_class", "mixed", "some", "item", "mapped", "open_layout", "caveat", "assumes", "array",
-                 "serial")
+                 "mutable", "serial")
 
     def __init__(
         self,
@@ -67,6 +69,7 @@ class Value:
         caveat: Optional[str] = None,
         assumes: FrozenSet[Sym] = frozenset(),
         array=None,
+        mutable: bool = False,
     ) -> None:
         self.kind = kind
         self.qualname = qualname
@@ -85,6 +88,7 @@ class Value:
         self.caveat = caveat if kind in (TENSOR, ANNOTATED) else None
         self.assumes = assumes if sizes is not None or self.open_layout is not None else frozenset()
         self.array = array if kind == NOT else None
+        self.mutable = mutable
         self.serial = next(_serial)
 
     def with_(self, **changes) -> "Value":
@@ -153,4 +157,5 @@ def join(a: Optional[Value], b: Optional[Value]) -> Value:
         caveat=a.caveat or b.caveat,
         assumes=a.assumes | b.assumes,
         array=a.array.join(b.array) if a.array is not None and b.array is not None else None,
+        mutable=a.mutable or b.mutable,
     )

@@ -69,5 +69,5 @@ def builtin_yield(name: str, elements: Sequence[Value]) -> Optional[Value]:
         return Value(NOT, item=Value(NOT, elems=(NOT_VALUE, elements[0])))
     if name in _PASS_THROUGH and len(elements) == 1 and elements[0] is not UNKNOWN_VALUE:
         # ``reversed(t)`` of a tensor is a tensor (``Tensor.__reversed__`` flips it)
-        return Value(UNKNOWN if name == "reversed" else NOT, item=elements[0])
+        return Value(UNKNOWN if name == "reversed" else NOT, item=elements[0], mutable=name == "list")
     return None

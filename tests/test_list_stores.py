@@ -1,0 +1,174 @@
+"""What a list holds is trusted only while nothing the analysis does not follow stores into it
+(analysis/locallists.py ``list_reads_safe``, asked by the evaluator for each name bound to a list).
+
+``xs = [torch.zeros(())]`` then ``torch.tensor(xs[0])``: reported.  Each look-alike stores into
+the list where the evaluator does not see it (``xs[0] = v``, a call, another name, an in-place
+method, a list inside the list) and must stay quiet: these were reported, with safe fixes
+(``xs[0].detach().clone()`` of a float raises).  Every case is run: ``torch.tensor`` warns that
+it copy-constructs exactly when its argument is a tensor.
+"""
+import textwrap
+import warnings
+
+import pytest
+
+from flake8_torchcopy import lint_source
+
+HEAD = "import random\nimport torch\n\n"
+
+REPORTED = {
+    "a display read by index": """
+        def use():
+            xs = [torch.zeros(())]
+            return torch.tensor(xs[0])
+        """,
+    "appends, then iteration": """
+        def use():
+            xs = []
+            xs.append(torch.zeros(()))
+            for x in xs:
+                return torch.tensor(x)
+        """,
+    "read by len, unpacking, torch.stack and a test": """
+        def use():
+            xs = [torch.zeros(())]
+            if xs and len(xs) == 1:
+                torch.stack(xs)
+            a, = xs
+            return torch.tensor(a)
+        """,
+}
+
+LOOKALIKES = {
+    "an index stored": """
+        def use():
+            xs = [torch.zeros(())]
+            xs[0] = 1.0
+            return torch.tensor(xs[0])
+        """,
+    "passed to a function that stores": """
+        def fill(lst):
+            lst[0] = 1.0
+
+        def use():
+            xs = [torch.zeros(())]
+            fill(xs)
+            return torch.tensor(xs[0])
+        """,
+    "passed to a function, then iterated": """
+        def fill(lst):
+            lst.insert(0, 1.0)
+
+        def use():
+            xs = []
+            xs.append(torch.zeros(()))
+            fill(xs)
+            for x in xs:
+                return torch.tensor(x)
+        """,
+    "another name stores": """
+        def use():
+            xs = [torch.zeros(())]
+            ys = xs
+            ys[0] = 1.0
+            return torch.tensor(xs[0])
+        """,
+    "insert": """
+        def use():
+            xs = [torch.zeros(())]
+            xs.insert(0, 1.0)
+            return torch.tensor(xs[0])
+        """,
+    "reverse": """
+        def use():
+            xs = [torch.zeros(()), 1.0]
+            xs.reverse()
+            return torch.tensor(xs[0])
+        """,
+    "augmented assignment": """
+        def use():
+            xs = []
+            xs.append(torch.zeros(()))
+            xs += [1.0]
+            return torch.tensor(xs[-1])
+        """,
+    "an append in a conditional expression": """
+        def use(c=True):
+            xs = [torch.zeros(())]
+            xs.append(1.0) if c else None
+            return torch.tensor(xs[-1])
+        """,
+    "random.shuffle with one item left": """
+        def use():
+            xs = [torch.zeros(()), 1.0]
+            xs.pop(0)
+            random.shuffle(xs)
+            return torch.tensor(xs[0])
+        """,
+    "a list inside the list stored into by index": """
+        def use():
+            xs = [[torch.zeros(())]]
+            xs[0][0] = 1.0
+            return torch.tensor(xs[0][0])
+        """,
+    "a list inside the list stored into through the loop name": """
+        def use():
+            xs = [[torch.zeros(())]]
+            for row in xs:
+                row[0] = 1.0
+            return torch.tensor(xs[0][0])
+        """,
+    "held in another list": """
+        def use():
+            xs = [torch.zeros(())]
+            box = [xs]
+            box[0][0] = 1.0
+            return torch.tensor(xs[0])
+        """,
+    "len shadowed by a function that stores": """
+        def len(lst):
+            lst[0] = 1.0
+            return 1
+
+        def use():
+            xs = [torch.zeros(())]
+            len(xs)
+            return torch.tensor(xs[0])
+        """,
+}
+
+
+def src(body: str) -> str:
+    return HEAD + textwrap.dedent(body).lstrip("\n")
+
+
+def copies_a_tensor(body: str) -> bool:
+    pytest.importorskip("torch")
+    ns: dict = {}
+    exec(compile(src(body), "case", "exec"), ns)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ns["use"]()
+    return any("copy construct from a tensor" in str(w.message) for w in caught)
+
+
+@pytest.mark.parametrize("name", REPORTED)
+def test_a_list_nothing_stores_into_keeps_its_items(name):
+    assert [f.code for f in lint_source(src(REPORTED[name]))] == ["TRC101"]
+
+
+@pytest.mark.parametrize("name", LOOKALIKES)
+def test_a_list_stored_into_unseen_holds_nothing_known(name):
+    assert [f.code for f in lint_source(src(LOOKALIKES[name]))] == []
+
+
+@pytest.mark.verify
+@pytest.mark.parametrize("name", REPORTED)
+def test_the_kept_items_are_tensors(name):
+    assert copies_a_tensor(REPORTED[name])
+
+
+@pytest.mark.verify
+@pytest.mark.parametrize("name", LOOKALIKES)
+def test_the_lookalikes_read_no_tensor(name):
+    assert not copies_a_tensor(LOOKALIKES[name])
