@@ -38,6 +38,26 @@ def test_other_uses_stay_quiet(src):
     assert [f for f in lint_source(src, "t.py") if f.code == "TRC101"] == []
 
 
+@pytest.mark.parametrize("store", [
+    'enc["input_ids"] = [[1]]',
+    "enc.update(input_ids=[[1]])",
+    "fill(enc)",
+    "other = enc",
+    "again = enc.to(device)",
+    "enc |= {}",
+])
+def test_an_encoding_code_may_store_into_holds_nothing_known(store):
+    # each line may replace the encoding's values (fill, other, again: through another name)
+    src = SRC.replace("    ids = torch.tensor", f"    {store}\n    ids = torch.tensor")
+    assert [f.line for f in lint_source(src, "t.py") if f.code == "TRC101"] == [10]  # tok.encode only
+
+
+def test_an_encoding_read_only_keeps_its_values():
+    src = SRC.replace("    ids = torch.tensor", "    enc = enc.to(device)\n    n = len(enc) + len(enc.keys())\n"
+                      "    out = model(**enc) if enc else None\n    ids = torch.tensor")
+    assert [f.line for f in lint_source(src, "t.py") if f.code == "TRC101"] == [10, 11, 12]
+
+
 def test_encoding_members_are_not_values():
     enc = pipelines.call(pipelines.TOKENIZER, _call('tok(x, return_tensors="pt")'))
     assert enc is not None and pipelines.attribute(enc, "input_ids") is enc.mapped

@@ -262,3 +262,50 @@ def inner_lists_dropped(v):
     if not any(e is not None and e.mutable for e in (v.elems or ()) + (v.item,)):
         return v
     return v.with_(elems=tuple(drop(e) for e in v.elems) if v.elems is not None else None, item=drop(v.item))
+
+
+_MAPPING_METHODS = frozenset("keys values items get copy word_ids tokens sequence_ids".split())
+
+
+def mapping_reads_safe(ev, name: ast.Name) -> bool:
+    """:func:`list_reads_safe` for a mapping whose values the analysis knows (a tokenizer's
+    encoding): every read of the name is ``m[k]``, ``m.attr``, ``m.keys()``/``values()``/
+    ``items()``/``get()``/``copy()``..., ``m.to(...)`` as a statement or rebinding the same
+    name (it returns the mapping itself), ``**m``/``*m``, iteration, tests, comparisons,
+    ``return m``, an f-string, ``len``/``dict``/``list`` of it."""
+    tree = getattr(ev, "tree", None)
+    if tree is None:
+        return False
+    scope = scope_of(ev, tree, name)
+    memo = ev.__dict__.setdefault("_mapping_reads", {})
+    key = (id(scope), name.id)
+    if key not in memo:
+        text = ev.source if isinstance(scope, ast.Module) else ev.idx.text(scope)
+        found = uses_in_scope(scope, name.id, text)
+        memo[key] = found is not None and all(
+            not isinstance(n.ctx, ast.Del) and (isinstance(n.ctx, ast.Store) and not isinstance(p, ast.AugAssign)
+                                                or isinstance(n.ctx, ast.Load) and _mapping_read(ev, n, p, found[1]))
+            for n, p in found[0])
+    return memo[key]
+
+
+def _mapping_read(ev, node: ast.Name, parent: ast.AST, parents) -> bool:
+    if isinstance(parent, ast.Attribute):
+        if not isinstance(parent.ctx, ast.Load):
+            return False
+        call = parents.get(id(parent))
+        if not (isinstance(call, ast.Call) and call.func is parent):
+            return True  # m.input_ids
+        if parent.attr == "to":
+            above = parents.get(id(call))
+            return isinstance(above, ast.Expr) or isinstance(above, ast.Assign) and len(above.targets) == 1 \
+                and isinstance(above.targets[0], ast.Name) and above.targets[0].id == node.id
+        return parent.attr in _MAPPING_METHODS
+    if isinstance(parent, ast.keyword):
+        return parent.arg is None  # f(**m): a new dict
+    if isinstance(parent, ast.Call) and node in parent.args and isinstance(parent.func, ast.Name) \
+            and parent.func.id == "dict":
+        return "dict" not in ev.env and "dict" not in ev.outer and not ev.star_imported
+    if isinstance(parent, ast.Assign):
+        return False  # another name
+    return _list_read(ev, node, parent, parents) and not isinstance(parent, ast.Attribute)
