@@ -17,7 +17,10 @@ _helper``, a subclass in another module).  So a finding that rests on the calls 
 of those is reported, and its fix is unsafe: such a parameter carries the caveat
 :data:`UNSEEN_CALLERS` (:attr:`ClosedFunction.public`), and so does what is computed
 from it, through the calls it is passed on to; only what rests on nested functions'
-calls keeps a safe fix.
+calls keeps a safe fix.  Where the module is in a package on disk, what the package's other
+modules pass such a function is joined in too (:mod:`.projectcallers`; asked only where it
+could matter: see :func:`parameter_seeds`), and a function they alone call gets seeds
+from them; where one of them may reach it unseen, its parameters stay unknown.
 
 The walker computes the entry values in rounds (:class:`.flow.ModuleWalk`):
 the first round starts every parameter unknown, each next round walks again the functions
@@ -28,9 +31,9 @@ starts from facts), so the bound costs reach, never precision.
 from __future__ import annotations
 
 import ast
-from typing import Dict, List, Optional, Set
+from typing import Callable, Dict, List, Optional, Sequence, Set
 
-from .values import NOT, NOT_VALUE, TENSOR, UNKNOWN, Value, join
+from .values import NOT, NOT_VALUE, OTHER_MODULE, TENSOR, UNKNOWN, Value, join
 
 MAX_ROUNDS = 3
 
@@ -44,7 +47,7 @@ BLOCK_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")  # the state
 class ClosedFunction:
     """A closed function, its parameters and every call of it in the module."""
 
-    __slots__ = ("node", "positional", "named", "defaults", "calls", "public")  # public: see below
+    __slots__ = ("node", "positional", "named", "defaults", "calls", "public", "external")  # public: see below
 
     def __init__(self, node: ast.AST, method: bool = False) -> None:
         self.node = node
@@ -60,6 +63,8 @@ class ClosedFunction:
         self.calls: List[ast.Call] = []
         self.public = False  # other modules may call it (every function but a nested one):
         # the fixes of findings that rest on its calls are unsafe
+        self.external: Optional[List[Dict[str, Value]]] = None  # what the project's other
+        # modules pass it, call by call (.projectcallers); None: not looked at; PENDING: not yet
 
     @property
     def params(self) -> List[str]:
@@ -85,16 +90,59 @@ class ClosedFunction:
         return out
 
 
+#: :attr:`ClosedFunction.external` until asked; :data:`UNSEEN`: asked, and unknown
+PENDING: list = []
+UNSEEN: list = []
+Others = Callable[[str, "ClosedFunction"], Optional[List[Dict[str, Value]]]]
+
+
+def _informative(c: ClosedFunction, records: List[Dict[str, Value]]) -> bool:
+    """Could what other modules pass ``c`` make a parameter known: it has no call here, or
+    its calls here make one a tensor, not a tensor or mixed (a join with an unknown stays
+    unknown)?"""
+    if not c.calls:
+        return True
+    for p in c.params:
+        values = [r[p] for r in records if p in r]
+        if len(values) != len(records):
+            continue
+        v = values[0]
+        for w in values[1:]:
+            v = join(v, w)
+        if v.kind != UNKNOWN or v.mixed:
+            return True
+    return False
+
+
 class CallSites:
     """The calls the walker records: ``calls`` maps ``id(call)`` to the closed function
     called; ``callers`` holds ``id()`` of every function around such a call (the walker
-    walks them even where no rule can match, to see what they pass)."""
+    walks them even where no rule can match, to see what they pass); ``extra``: the closed
+    functions called only in other modules of the project."""
 
-    __slots__ = ("calls", "callers")
+    __slots__ = ("calls", "callers", "extra", "others")
 
-    def __init__(self, calls: Dict[int, ClosedFunction], callers: Set[int]) -> None:
+    def __init__(self, calls: Dict[int, ClosedFunction], callers: Set[int],
+                 extra: Sequence[ClosedFunction] = (), others: Optional[Others] = None) -> None:
         self.calls = calls
         self.callers = callers
+        self.extra = extra
+        self.others = others  # asked for what other modules pass a function (PENDING)
+
+    def external(self, c: ClosedFunction) -> Optional[List[Dict[str, Value]]]:
+        """What the project's other modules pass ``c``, call by call (asked once; None:
+        unknown, where some module may pass anything)."""
+        if c.external is PENDING:
+            c.external = None if self.others is None else self.others(c.node.name, c)  # type: ignore[attr-defined]
+            if c.external is None:
+                c.external = UNSEEN
+        return None if c.external is UNSEEN else c.external
+
+    def functions(self) -> List[ClosedFunction]:
+        """Every closed function whose calls are recorded or known from elsewhere."""
+        by_func: Dict[int, ClosedFunction] = {id(c.node): c for c in self.calls.values()}
+        by_func.update((id(c.node), c) for c in self.extra)
+        return list(by_func.values())
 
 
 NO_CALLSITES = CallSites({}, set())
@@ -107,13 +155,26 @@ def parameter_seeds(sites: CallSites, passed: Dict[int, Dict[str, Value]]) -> Di
     permuted layout stays marked so, so it is never assumed contiguous.  A caveat on what
     a call passes (it may be a Tensor subclass...) stays on the parameter, and a tensor
     parameter of a function other modules may call (:attr:`ClosedFunction.public`) gets
-    :data:`UNSEEN_CALLERS`: a fix that rests on it is unsafe, the finding stays."""
-    by_func: Dict[int, ClosedFunction] = {id(c.node): c for c in sites.calls.values()}
+    :data:`UNSEEN_CALLERS`: a fix that rests on it is unsafe, the finding stays.  What the
+    project's other modules pass a module-level function (:attr:`ClosedFunction.external`)
+    is asked for only where the calls here make some parameter known (a join with an
+    unknown stays unknown) or there are none here, and joined in (a tensor then carries
+    :data:`~.values.OTHER_MODULE`); unknown there, the function gets no seeds."""
     out: Dict[int, Dict[str, Value]] = {}
-    for key, c in by_func.items():
+    for c in sites.functions():
+        key = id(c.node)
         maybe = [passed.get(id(call)) for call in c.calls]
         records = [r for r in maybe if r is not None]
         if len(records) != len(maybe):
+            continue
+        if c.external is not None:
+            if not _informative(c, records):
+                continue  # what other modules pass would not make anything known: not asked
+            external = sites.external(c)
+            if external is None:
+                continue  # another module may pass anything
+            records.extend(external)
+        if not records:
             continue
         params: Dict[str, Value] = {}
         for p in c.params:
@@ -125,7 +186,7 @@ def parameter_seeds(sites: CallSites, passed: Dict[int, Dict[str, Value]]) -> Di
                 v = join(v, w)
             permuted = next((w.permuted_by for w in values if w.permuted_by), None)
             if v.kind == TENSOR:
-                caveat = v.caveat or (UNSEEN_CALLERS if c.public else None)
+                caveat = v.caveat or (OTHER_MODULE if c.external else UNSEEN_CALLERS if c.public else None)
                 params[p] = Value(TENSOR, permuted_by=permuted, caveat=caveat)
             elif v.kind == NOT:
                 params[p] = NOT_VALUE

@@ -29,7 +29,7 @@ import unicodedata
 from typing import Callable, Dict, List, Optional, Set, Tuple, Union, cast
 
 from ..source import SourceIndex, word_offsets
-from .callsites import BLOCK_FIELDS, NO_CALLSITES, CallSites, ClosedFunction
+from .callsites import BLOCK_FIELDS, NO_CALLSITES, PENDING, CallSites, ClosedFunction, Others
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 FuncDef = Union[ast.FunctionDef, ast.AsyncFunctionDef]
@@ -109,7 +109,7 @@ def _spans_any(node: ast.AST, lines: List[int]) -> bool:
     return i < len(lines) and lines[i] <= node.end_lineno  # type: ignore[attr-defined]
 
 
-def _enclosing_defs(stmts: List[ast.AST], lines: List[int]) -> Set[int]:
+def enclosing_defs(stmts: List[ast.AST], lines: List[int]) -> Set[int]:
     """``id()`` of every function (methods included) whose lines hold one of ``lines``
     (those of the calls; a call in a default or decorator makes its def count too: one
     more function walked, nothing wrong)."""
@@ -120,16 +120,18 @@ def _enclosing_defs(stmts: List[ast.AST], lines: List[int]) -> Set[int]:
         if isinstance(stmt, _FUNCS):
             out.add(id(stmt))
         for field in _BLOCKS_OF.get(type(stmt), ()):
-            out |= _enclosing_defs(getattr(stmt, field), lines)
+            out |= enclosing_defs(getattr(stmt, field), lines)
     return out
 
 
 def closed_functions(tree: ast.AST, idx: SourceIndex, may_match: Callable[[ast.AST], bool],
-                     public: bool = False) -> CallSites:
+                     public: bool = False, others: Optional[Others] = None) -> CallSites:
     """The calls of closed functions that matter: of one a rule may match inside, or of
     one that calls such a function (so its parameters can carry a tensor further).
     ``idx``: the module's source and positions; ``public``: module-level functions need
-    not be private (``public-helpers``)."""
+    not be private (``public-helpers``); ``others``: what the other modules of the
+    project pass a module-level function (:func:`.projectcallers.other_calls`; None:
+    unknown), where the module is in one: then one called only there counts too."""
     source = idx.source
     cands: Dict[str, List[Tuple[ast.AST, Optional[ast.AST]]]] = {}
     defs, classes = _candidate_defs(tree, may_match, methods="def _" in source)  # private methods need it
@@ -166,10 +168,14 @@ def closed_functions(tree: ast.AST, idx: SourceIndex, may_match: Callable[[ast.A
             if n not in wanted and any(r + "(" in text for r in wanted):  # `_r(` or `self._r(`
                 wanted.add(n)
                 grew = True
-    names, offsets = _called_only(source, {n: cands[n][0] for n in wanted})
+    names, offsets = _called_only(source, {n: cands[n][0] for n in wanted}, others is not None)
     if not names:
         return NO_CALLSITES
-    closed = _check_closed_calls(tree, idx, names, offsets)
+    closed = _check_closed_calls(tree, idx, names, offsets, others is not None)
+    if others is not None:
+        for n, c in closed.items():
+            if cands[n][0][1] is None:
+                c.external = PENDING  # asked when the seeds are made (callsites.parameter_seeds)
     for n, c in closed.items():
         owner = cands[n][0][1]
         if isinstance(owner, ast.ClassDef) and id(owner) not in (closed_classes or ()):
@@ -187,7 +193,8 @@ def closed_functions(tree: ast.AST, idx: SourceIndex, may_match: Callable[[ast.A
         return NO_CALLSITES
     calls = {id(call): closed[n] for n in relevant for call in closed[n].calls}
     lines = sorted({call.lineno for r in relevant for call in closed[r].calls})
-    return CallSites(calls, _enclosing_defs(tree.body, lines))  # type: ignore[attr-defined]
+    extra = [closed[n] for n in relevant if not closed[n].calls]  # called only elsewhere
+    return CallSites(calls, enclosing_defs(tree.body, lines), extra, others)  # type: ignore[attr-defined]
 
 
 def _occurrences(source: str, name: str, method: bool) -> Tuple[List[int], bool]:
@@ -217,9 +224,10 @@ def _line_start(source: str, i: int) -> int:
     return max(source.rfind("\n", 0, i), source.rfind("\r", 0, i)) + 1
 
 
-def _called_only(source: str, names: Dict[str, Tuple[ast.AST, Optional[ast.AST]]]):
+def _called_only(source: str, names: Dict[str, Tuple[ast.AST, Optional[ast.AST]]], elsewhere: bool = False):
     """The cheap check: the names that occur only as ``name(`` (their ``def`` included), at
-    least twice, and the offsets of their occurrences.  A name stored, passed, imported,
+    least twice (once: a module-level function that other modules may call, where
+    ``elsewhere``), and the offsets of their occurrences.  A name stored, passed, imported,
     used as a parameter or declared ``global`` occurs otherwise; one written in a string or
     a comment is caught by :func:`_check_closed_calls` (an occurrence with no node)."""
     kept = {}
@@ -230,7 +238,7 @@ def _called_only(source: str, names: Dict[str, Tuple[ast.AST, Optional[ast.AST]]
         where, called = _occurrences(source, n, method)
         if normal is not source and len(_occurrences(normal, n, method)[0]) != len(where):
             continue  # Python reads another spelling (`_ｈ`) as the same name
-        if called and len(where) >= 2:
+        if called and len(where) >= (1 if elsewhere and d[1] is None else 2):
             kept[n] = d
             offsets[n] = where
     return kept, offsets
@@ -245,12 +253,13 @@ def _inside(node: ast.expr, owner: ast.AST) -> bool:
 
 def _check_closed_calls(tree: ast.AST, idx: SourceIndex,
                         names: Dict[str, Tuple[ast.AST, Optional[ast.AST]]],
-                        offsets: Dict[str, List[int]]) -> Dict[str, ClosedFunction]:
+                        offsets: Dict[str, List[int]], elsewhere: bool = False) -> Dict[str, ClosedFunction]:
     """The names of ``names`` that the tree shows closed, with their calls.  Only the
     nodes on the lines of an occurrence of a name (``offsets``: per name, where it occurs
     in the text) are walked: every node naming one is an occurrence.  An occurrence in a
     string (``exec("_h([1])")``, a doctest) leaves the name open; one in a comment is
-    no node; every other occurrence must be a node."""
+    no node; every other occurrence must be a node.  ``elsewhere``: a module-level function
+    with no call here stays (other modules may call it)."""
     source = idx.source
     bad: Set[str] = set()
     nodes: Dict[str, int] = {n: 0 for n in names}  # nodes that name each
@@ -307,7 +316,7 @@ def _check_closed_calls(tree: ast.AST, idx: SourceIndex,
         if nodes[name] + len(at_def[name]) != len(code):
             continue  # an occurrence that is no node, or one taken for a comment that is not
         c = ClosedFunction(func, method=name in methods)
-        if not calls[name] or not all(c.binds(call) for call in calls[name]):
+        if not calls[name] and not (elsewhere and owner is None) or not all(c.binds(call) for call in calls[name]):
             continue
         if owner is not None and not all(_inside(call, owner) for call in calls[name]):
             continue

@@ -42,7 +42,8 @@ class ModuleWalk:
         self.walker = walker = FlowWalker(source, tree, visitor, options, sink)
         walker.path = path  # its imports of its own package are followed (.project)
         # no trigger group in the module's text: no function may match, none is closed that matters
-        walker.sites = closed_functions(tree, walker.idx, walker.may_match, public=options.public_helpers) \
+        walker.sites = closed_functions(tree, walker.idx, walker.may_match, public=options.public_helpers,
+                                        others=_others(path, options)) \
             if walker.word_groups else NO_CALLSITES
 
     def first_round(self) -> None:
@@ -50,7 +51,7 @@ class ModuleWalk:
 
     def more_rounds(self) -> None:
         walker = self.walker
-        for _ in range(MAX_ROUNDS - 1 if walker.sites.calls else 0):
+        for _ in range(MAX_ROUNDS - 1 if walker.sites.calls or walker.sites.extra else 0):
             new = parameter_seeds(walker.sites, walker.passed)
             changed = [f for f in set(new) | set(walker.seeds)
                        if _seed_key(new.get(f)) != _seed_key(walker.seeds.get(f))]
@@ -64,8 +65,18 @@ class ModuleWalk:
         """Did the later rounds seed a public function's parameters from its calls here?
         Its callers in other modules are not seen: a report the rounds changed rests on
         them."""
-        public = {id(c.node) for c in self.walker.sites.calls.values() if c.public}
+        public = {id(c.node) for c in self.walker.sites.functions() if c.public}
         return bool(public & set(self.walker.seeds))
+
+
+def _others(path: Optional[str], options):
+    """What the other modules of the linted file's project pass its module-level
+    functions (:mod:`.projectcallers`), where the file is in a package on disk."""
+    from .project import project_for
+    if project_for(path) is None:
+        return None
+    from .projectcallers import other_calls
+    return lambda name, func: other_calls(path, name, func, options)  # type: ignore[arg-type]
 
 
 def _may_declare(word: str, source: str) -> bool:

@@ -254,3 +254,5 @@ def forget() -> None:
         cache.clear()
     projectdisk.forget()
     release_trees()
+    from .projectcallers import forget as forget_callers  # it imports this module
+    forget_callers()

@@ -1,0 +1,385 @@
+"""Parameter summaries across modules: what a module-level function's parameters receive
+from the calls in the other modules of its project.
+
+A private function ``_f`` of the linted module M (a public one only under
+``public-helpers``) that M shows closed (:mod:`.closedness`) may also be called by the
+other modules of M's package (``from .m import _f``, ``from pkg.m import _f``, ``import
+pkg.m as m; m._f(...)``).  :func:`other_calls` finds every such call and what it passes
+each parameter (the walker run on that module), or says unknown (None) when some module
+of the package may reach the function in a way not followed.  The text gate comes first:
+a module where the name stands only as its own (its ``def``, a parameter, a call of its
+own function, ``self._f``, prose) cannot name M's function (:class:`_Package`); one where
+it follows a quote (a string naming it) or an attribute of anything but a name
+(``a.b._f``) is unknown at once; any other is parsed and must show, for every node naming it:
+
+- a ``from X import _f`` (module level, no ``as``, bound once): X is M, and every other
+  ``_f`` of the module is the callee of a call whose arguments bind (no ``*args``); or X
+  is another module of the package that imports no ``_f`` itself and binds nothing unseen
+  (then its ``_f`` is its own); or X is outside the package and not named like M;
+- ``a._f``: ``a`` bound once at module level by an import of M, the callee of such a call;
+  ``a`` an import of another module (as above), or ``self``/``cls``; anything else is unknown;
+- any other ``_f`` (a def, a parameter, a local) is the module's own;
+
+and hold no string with the word (``__all__``, ``getattr``, a doctest), no star import, no
+form that binds names unseen (``exec``, ``globals()``).  A module that fails to read or
+parse, a call the walk does not reach, or anything raised on the way is unknown too.  Only
+the kind of each argument travels; a parameter a call leaves to its default is unknown
+there.  Callers outside the package (tests, scripts) and reflection with computed names
+(``importlib`` and ``getattr(m, name)``, as in the module itself) are still unseen: the
+findings resting on this evidence are reports, their fixes unsafe
+(:data:`~.values.OTHER_MODULE`, and :attr:`.flow.ModuleWalk.rests_on_public_calls`).
+
+Cost: nothing runs until the walk has seeds to make for such a function (its calls in M
+say something, or it has none there: :func:`.callsites.parameter_seeds`); the package's
+files are read and indexed once per process (:class:`_Package`), and only the files the
+index names are looked at again (read again where they changed, parsed, walked).
+"""
+from __future__ import annotations
+
+import ast
+import os
+import re
+from typing import Dict, List, Optional, Set, Tuple, cast
+
+from ..source import word_offsets
+from .callsites import CallSites, ClosedFunction
+from .project import Project, project_for
+from .projectdisk import file_of, version
+from .returns import ModuleNames, bound_once, dynamic_text
+from .values import UNKNOWN_VALUE, Value
+
+Record = Dict[str, Value]  # what one call passes each parameter
+
+_STAR = re.compile(r"import\s*\(?\s*\*")
+
+
+def module_name(project: Project, path: str) -> Optional[str]:
+    """The dotted name of the module file at ``path`` of ``project`` (its directory's package)."""
+    if project.package is None:
+        return None
+    stem = os.path.splitext(os.path.basename(path))[0]
+    return project.package if stem == "__init__" else f"{project.package}.{stem}"
+
+
+#: a word after a ``.`` (an attribute) or a quote (a string naming it), each pattern led
+#: by a literal (a fast search); a private word
+_REACHING = (re.compile(r"\.[ \t]*(_\w+)"), re.compile(r"\"(_\w+)"), re.compile(r"'(_\w+)"))
+_PRIVATE = re.compile(r"_\w+")
+_WORD = re.compile(r"\w+")
+
+
+class _Package:
+    """The ``.py`` files under a top package's directory (sub-directories without an
+    ``__init__.py`` too: a script there may import the package), read once, and an index
+    of the files where a private name may name another module's function: where it
+    follows a ``.`` (not ``self.``/``cls.``) or a quote, or stands in an import statement
+    (strings and comments too: ``exec("from m import _f")``), and every private word of a
+    file with a star import.  A file where the name stands only elsewhere (its own
+    ``def``, a parameter, a call of its own function, prose) cannot name the function
+    (but by reflection: ``importlib`` and ``globals()``, as in the module itself,
+    :mod:`.closedness`): it is not parsed."""
+
+    def __init__(self, base: str) -> None:
+        self.files: List[str] = []
+        for d, dirs, files in os.walk(base):
+            dirs.sort()
+            self.files.extend(os.path.join(d, f) for f in sorted(files) if f.endswith(".py"))
+        self.unreadable = False
+        texts: List[str] = []
+        for path in self.files:
+            file = version(path)
+            if file is not None and file.text is None:
+                self.unreadable = True
+            texts.append("" if file is None or file.text is None else file.text)
+        self.reaching: Dict[str, Set[int]] = {}  # name -> files where it may name another's
+        for k, text in enumerate(texts):
+            words: Set[str] = set()
+            if _STAR.search(text):  # every private word (and some pieces of words)
+                words.update(_PRIVATE.findall(text))
+            else:
+                for m in _REACHING[0].finditer(text):
+                    at = m.start()
+                    if text[at - 4:at] != "self" and text[at - 3:at] != "cls":  # its own method
+                        words.add(m.group(1))
+                words.update(_REACHING[1].findall(text))
+                words.update(_REACHING[2].findall(text))
+                words.update(_import_words(text))
+            for w in words:
+                self.reaching.setdefault(w, set()).add(k)
+
+    def holding(self, name: str) -> Set[int]:
+        """The files that may name the function ``name`` of another module (see above)."""
+        if not name.startswith("_"):  # a public name (public-helpers): every file holding it
+            return {k for k, path in enumerate(self.files) if _holds(path, name)}
+        return self.reaching.get(name, set())
+
+
+def _import_words(text: str) -> List[str]:
+    """The words of the import statements of ``text`` (a line from ``import`` on, with a
+    parenthesised list or backslash continuations; in strings and comments too)."""
+    out: List[str] = []
+    i = text.find("import")
+    while i >= 0:
+        end = text.find("\n", i)
+        end = len(text) if end < 0 else end
+        opened = text.find("(", i, end)
+        if opened >= 0:
+            close = text.find(")", opened)
+            end = max(end, len(text) if close < 0 else close)
+        while end < len(text) and text[end - 1:end] == "\\":
+            nxt = text.find("\n", end + 1)
+            end = len(text) if nxt < 0 else nxt
+        out.extend(_WORD.findall(text, i + 6, end))
+        i = text.find("import", end)
+    return out
+
+
+def _holds(path: str, name: str) -> bool:
+    file = version(path)
+    return file is None or file.text is None or next(word_offsets(file.text, name), None) is not None
+
+
+_PACKAGES: Dict[str, _Package] = {}  # the package's directory -> its files, per process
+
+
+def package_files(root: str, top: str) -> _Package:
+    """The files of the top package ``top`` under ``root``, read once per process (a file
+    that appears, goes or changes while the process runs is not seen, except that the
+    files that hold the name asked about are read again where they changed)."""
+    base = os.path.join(root, top)
+    found = _PACKAGES.get(base)
+    if found is None:
+        found = _PACKAGES[base] = _Package(base)
+    return found
+
+
+def _in_import(text: str, i: int) -> bool:
+    """Is the occurrence at ``i`` in an import statement: on a line holding ``import``, or
+    in a parenthesised list after one?  (Conservative: a line holding both words.)"""
+    start = text.rfind("\n", 0, i) + 1
+    end = text.find("\n", i)
+    if "import" in text[start:end if end >= 0 else len(text)]:
+        return True
+    opened = text.rfind("(", 0, i)
+    return opened >= 0 and text.rfind(")", opened, i) < 0 \
+        and "import" in text[text.rfind("\n", 0, opened) + 1:opened]
+
+
+def other_calls(path: str, name: str, func: ClosedFunction, options) -> Optional[List[Record]]:
+    """What each call of ``name`` (defined by ``func`` in the module at ``path``) in the
+    other modules of its project passes; [] where none calls it; None: unknown."""
+    project = project_for(path)
+    if project is None or project.root is None:
+        return None
+    target = module_name(project, path)
+    top = project.top()
+    if target is None or top is None:
+        return None
+    package = package_files(project.root, top)
+    if package.unreadable:
+        return None  # a file that is no UTF-8 text may call it
+    me = os.path.abspath(path)
+    texts: List[Tuple[str, str]] = []
+    for k in sorted(package.holding(name)):
+        other = package.files[k]
+        if other == me:
+            continue
+        file = version(other)
+        if file is None or file.text is None or _surely_unknown(file.text, name):
+            return None  # before any file is parsed
+        texts.append((other, file.text))
+    out: List[Record] = []
+    for other, text in texts:
+        try:
+            found = _calls_in(other, text, name, target, func, options)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return None
+        if found is None:
+            return None
+        out.extend(found)
+    return out
+
+
+def _surely_unknown(text: str, name: str) -> bool:
+    """What the parse would say unknown, seen in the text: the name right after a quote
+    (a string naming it), an attribute of something other than a name (``a.b._f``,
+    ``f()._f``), or a form that may bind names unseen."""
+    for i in word_offsets(text, name):
+        before = text[i - 1:i]
+        if before in ("'", '"'):
+            return True
+        j = i - 1
+        while j >= 0 and text[j] in " \t":
+            j -= 1
+        if j < 0 or text[j] != ".":
+            continue
+        j -= 1
+        while j >= 0 and text[j] in " \t":
+            j -= 1
+        end = j + 1
+        while j >= 0 and (text[j].isalnum() or text[j] == "_"):
+            j -= 1
+        if j + 1 == end or text[j:j + 1] == ".":
+            return True  # `f()._f`, `a[0]._f`, `a.b._f`
+    return dynamic_text(text)
+
+
+class _Unknown(Exception):
+    """A node naming the function that may reach it unseen."""
+
+
+def _calls_in(path: str, text: str, name: str, target: str, func: ClosedFunction,
+              options) -> Optional[List[Record]]:
+    """The records of the calls of ``target.name`` in the module at ``path`` (None: unknown)."""
+    tree = ast.parse(text, path)
+    project = Project(path)
+    names = ModuleNames(tree, text)
+    if names.star or names.dynamic or dynamic_text(text):
+        return None
+    try:
+        calls = _direct_calls(tree, project, names, name, target)
+    except _Unknown:
+        return None
+    if not calls:
+        return []
+    return _passed(path, text, tree, calls, func, options)
+
+
+def _resolve(project: Project, level: int, module: Optional[str]) -> Optional[str]:
+    return project.absolute(level, module) if level else module
+
+
+def _origin(project: Project, dotted: Optional[str], name: str, target: str) -> str:
+    """What the module ``dotted`` is for the function ``target.name``: ``"target"`` (M
+    itself), ``"own"`` (another module, whose ``name`` is not M's), ``"unknown"``."""
+    if dotted is None:
+        return "unknown"
+    if dotted == target:
+        return "target"
+    top = target.split(".")[0]
+    if dotted.split(".")[0] != top:
+        # outside the project: another module, unless it may be M under another path
+        return "unknown" if dotted.split(".")[-1] == target.split(".")[-1] else "own"
+    if project.root is None:
+        return "unknown"
+    found = file_of(project.root, dotted)
+    file = None if found is None else version(found)
+    if file is None or file.text is None:
+        return "unknown"
+    if dynamic_text(file.text) or _STAR.search(file.text):
+        return "unknown"
+    # it binds ``name`` itself (a def, an assignment) or not at all: not M's, unless by an import
+    # (an assignment from M's module object is a node naming the function there: looked at too)
+    return "unknown" if _imports_word(file.text, name) else "own"
+
+
+def _imports_word(text: str, name: str) -> bool:
+    """Does an import statement of ``text`` name ``name``?  (Conservative, see :func:`_in_import`.)"""
+    return any(_in_import(text, i) for i in word_offsets(text, name))
+
+
+def _direct_calls(tree: ast.Module, project: Project, names: ModuleNames, name: str,
+                  target: str) -> List[ast.Call]:
+    """The calls of M's function in the module (raising :class:`_Unknown` where a node
+    naming it may reach it otherwise).  One walk of the tree."""
+    aliases: Dict[str, Optional[str]] = {}  # a module-level name bound by an import -> the module
+    imported = False  # the module binds `name` by `from M import name`
+    top_level = {id(n) for n in tree.body}
+    callees: Dict[int, ast.Call] = {}
+    named: List[ast.AST] = []  # the Name and Attribute nodes naming `name`
+    for node in ast.walk(tree):
+        t = type(node)
+        if t is ast.Call:
+            callees[id(node.func)] = cast(ast.Call, node)  # type: ignore[attr-defined]
+        elif t is ast.Name:
+            if node.id == name:  # type: ignore[attr-defined]
+                named.append(node)
+        elif t is ast.Attribute:
+            if node.attr == name:  # type: ignore[attr-defined]
+                named.append(node)
+        elif t is ast.Constant:
+            value = node.value  # type: ignore[attr-defined]
+            if isinstance(value, bytes):
+                value = value.decode("latin-1")
+            if isinstance(value, str) and name in value and next(word_offsets(value, name), None) is not None:
+                raise _Unknown  # __all__, getattr, a doctest
+        elif t is ast.ImportFrom:
+            base = _resolve(project, node.level, node.module)  # type: ignore[attr-defined]
+            for a in node.names:  # type: ignore[attr-defined]
+                bound = a.asname or a.name
+                if a.name == name:
+                    kind = _origin(project, base, name, target)
+                    if kind == "unknown" or kind == "target" and (
+                            a.asname or id(node) not in top_level or not bound_once(name, names)):
+                        raise _Unknown
+                    imported = imported or kind == "target"
+                elif bound == name:
+                    raise _Unknown  # something else imported under the name
+                elif id(node) in top_level:
+                    aliases[bound] = None if base is None else f"{base}.{a.name}"
+        elif t is ast.Import:
+            if id(node) in top_level:
+                for a in node.names:  # type: ignore[attr-defined]
+                    aliases[a.asname or a.name.split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
+        elif t is ast.Global or t is ast.Nonlocal:
+            if name in node.names:  # type: ignore[attr-defined]
+                raise _Unknown
+    calls: List[ast.Call] = []
+    kinds: Dict[str, str] = {}
+    for node in named:
+        if isinstance(node, ast.Name):
+            if not imported:
+                continue  # the module's own name (a def, a local, a parameter)
+            if not isinstance(node.ctx, ast.Load) or id(node) not in callees:
+                raise _Unknown
+            calls.append(callees[id(node)])
+            continue
+        base = node.value  # type: ignore[attr-defined]
+        if isinstance(base, ast.Name) and base.id in ("self", "cls") and base.id not in aliases:
+            continue  # a method or attribute of the instance or class
+        if not isinstance(base, ast.Name) or base.id not in aliases or not bound_once(base.id, names):
+            raise _Unknown
+        if base.id not in kinds:
+            kinds[base.id] = _origin(project, aliases[base.id], name, target)
+        kind = kinds[base.id]
+        if kind == "unknown":
+            raise _Unknown
+        if kind == "target":
+            if not isinstance(node.ctx, ast.Load) or id(node) not in callees:  # type: ignore[attr-defined]
+                raise _Unknown
+            calls.append(callees[id(node)])
+    return calls
+
+
+def _passed(path: str, text: str, tree: ast.Module, calls: List[ast.Call], func: ClosedFunction,
+            options) -> Optional[List[Record]]:
+    """What each of ``calls`` passes (the module walked by the walker the rules use, with
+    no rule: only the functions around the calls); None where one is not reached."""
+    from .closedness import enclosing_defs
+    from .flow import FlowWalker
+    from .visitor import NO_VISITOR
+
+    here = ClosedFunction(func.node, method=False)
+    if not all(here.binds(c) for c in calls):
+        return None
+    walker = FlowWalker(text, tree, NO_VISITOR, options)
+    walker.path = path
+    lines = sorted({c.lineno for c in calls})
+    walker.sites = CallSites({id(c): here for c in calls}, enclosing_defs(list(tree.body), lines))
+    walker.run()
+    out: List[Record] = []
+    for c in calls:
+        got = walker.passed.get(id(c))
+        if got is None:
+            return None  # not walked (dead code, a class body the walk skips...)
+        passed = {p for p, _ in zip(here.positional, c.args)} | {k.arg for k in c.keywords if k.arg}
+        out.append({p: (got.get(p, UNKNOWN_VALUE) if p in passed else UNKNOWN_VALUE) for p in here.params})
+    return out
+
+
+def forget() -> None:
+    """Forget the package listings (as a new process would)."""
+    _PACKAGES.clear()
+
+
+__all__: Tuple[str, ...] = ("other_calls", "package_files", "forget")
