@@ -93,7 +93,7 @@ class ClosedFunction:
 #: :attr:`ClosedFunction.external` until asked; :data:`UNSEEN`: asked, and unknown
 PENDING: list = []
 UNSEEN: list = []
-Others = Callable[[str, "ClosedFunction"], Optional[List[Dict[str, Value]]]]
+Others = Callable[[List["ClosedFunction"]], Dict[int, Optional[List[Dict[str, Value]]]]]
 
 
 def _informative(c: ClosedFunction, records: List[Dict[str, Value]]) -> bool:
@@ -129,14 +129,13 @@ class CallSites:
         self.extra = extra
         self.others = others  # asked for what other modules pass a function (PENDING)
 
-    def external(self, c: ClosedFunction) -> Optional[List[Dict[str, Value]]]:
-        """What the project's other modules pass ``c``, call by call (asked once; None:
-        unknown, where some module may pass anything)."""
-        if c.external is PENDING:
-            c.external = None if self.others is None else self.others(c.node.name, c)  # type: ignore[attr-defined]
-            if c.external is None:
-                c.external = UNSEEN
-        return None if c.external is UNSEEN else c.external
+    def ask_others(self, funcs: List[ClosedFunction]) -> None:
+        """Ask what the project's other modules pass each of ``funcs`` (all at once: each
+        module is looked at once), setting :attr:`ClosedFunction.external` (UNSEEN: unknown)."""
+        found = {} if self.others is None else self.others(funcs)
+        for c in funcs:
+            got = found.get(id(c.node))
+            c.external = UNSEEN if got is None else got
 
     def functions(self) -> List[ClosedFunction]:
         """Every closed function whose calls are recorded or known from elsewhere."""
@@ -161,19 +160,25 @@ def parameter_seeds(sites: CallSites, passed: Dict[int, Dict[str, Value]]) -> Di
     unknown stays unknown) or there are none here, and joined in (a tensor then carries
     :data:`~.values.OTHER_MODULE`); unknown there, the function gets no seeds."""
     out: Dict[int, Dict[str, Value]] = {}
+    here: Dict[int, List[Dict[str, Value]]] = {}  # id(def) -> what each call here passes
     for c in sites.functions():
-        key = id(c.node)
         maybe = [passed.get(id(call)) for call in c.calls]
         records = [r for r in maybe if r is not None]
-        if len(records) != len(maybe):
+        if len(records) == len(maybe):
+            here[id(c.node)] = records
+    ask = [c for c in sites.functions() if c.external is PENDING and id(c.node) in here
+           and _informative(c, here[id(c.node)])]  # else what other modules pass would not matter
+    if ask:
+        sites.ask_others(ask)
+    for c in sites.functions():
+        key = id(c.node)
+        if key not in here:
             continue
+        records = here[key]
         if c.external is not None:
-            if not _informative(c, records):
-                continue  # what other modules pass would not make anything known: not asked
-            external = sites.external(c)
-            if external is None:
-                continue  # another module may pass anything
-            records.extend(external)
+            if c.external is PENDING or c.external is UNSEEN:
+                continue  # not asked (it would not matter), or another module may pass anything
+            records = records + c.external
         if not records:
             continue
         params: Dict[str, Value] = {}

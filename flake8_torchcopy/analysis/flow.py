@@ -76,7 +76,7 @@ def _others(path: Optional[str], options):
     if project_for(path) is None:
         return None
     from .projectcallers import other_calls
-    return lambda name, func: other_calls(path, name, func, options)  # type: ignore[arg-type]
+    return lambda funcs: other_calls(path, funcs, options)  # type: ignore[arg-type]
 
 
 def _may_declare(word: str, source: str) -> bool:

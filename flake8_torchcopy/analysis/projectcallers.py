@@ -165,38 +165,47 @@ def _in_import(text: str, i: int) -> bool:
         and "import" in text[text.rfind("\n", 0, opened) + 1:opened]
 
 
-def other_calls(path: str, name: str, func: ClosedFunction, options) -> Optional[List[Record]]:
-    """What each call of ``name`` (defined by ``func`` in the module at ``path``) in the
-    other modules of its project passes; [] where none calls it; None: unknown."""
+def other_calls(path: str, funcs: List[ClosedFunction], options) -> Dict[int, Optional[List[Record]]]:
+    """For each function of ``funcs`` (module-level functions of the module at ``path``,
+    by ``id()`` of their def): what each of its calls in the other modules of its
+    project passes; [] where none calls it; None: unknown.  Each module is parsed and
+    walked once for all of them."""
+    out: Dict[int, Optional[List[Record]]] = {id(f.node): None for f in funcs}
     project = project_for(path)
     if project is None or project.root is None:
-        return None
+        return out
     target = module_name(project, path)
     top = project.top()
     if target is None or top is None:
-        return None
+        return out
     package = package_files(project.root, top)
     if package.unreadable:
-        return None  # a file that is no UTF-8 text may call it
+        return out  # a file that is no UTF-8 text may call them
     me = os.path.abspath(path)
-    texts: List[Tuple[str, str]] = []
-    for k in sorted(package.holding(name)):
-        other = package.files[k]
-        if other == me:
+    by_file: Dict[int, List[ClosedFunction]] = {}
+    for f in funcs:
+        name = f.node.name  # type: ignore[attr-defined]
+        files = sorted(k for k in package.holding(name) if package.files[k] != me)
+        texts = [version(package.files[k]) for k in files]
+        if any(t is None or t.text is None or _surely_unknown(t.text, name) for t in texts):
+            continue  # unknown before any file is parsed
+        out[id(f.node)] = []
+        for k in files:
+            by_file.setdefault(k, []).append(f)
+    for k, here in sorted(by_file.items()):
+        live = [f for f in here if out[id(f.node)] is not None]
+        if not live:
             continue
+        other = package.files[k]
         file = version(other)
-        if file is None or file.text is None or _surely_unknown(file.text, name):
-            return None  # before any file is parsed
-        texts.append((other, file.text))
-    out: List[Record] = []
-    for other, text in texts:
         try:
-            found = _calls_in(other, text, name, target, func, options)
+            found = {} if file is None or file.text is None else _calls_in(other, file.text, live, target, options)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
-            return None
-        if found is None:
-            return None
-        out.extend(found)
+            found = {}
+        for f in live:
+            records = found.get(id(f.node))
+            got = out[id(f.node)]
+            out[id(f.node)] = None if records is None or got is None else got + records
     return out
 
 
@@ -228,21 +237,22 @@ class _Unknown(Exception):
     """A node naming the function that may reach it unseen."""
 
 
-def _calls_in(path: str, text: str, name: str, target: str, func: ClosedFunction,
-              options) -> Optional[List[Record]]:
-    """The records of the calls of ``target.name`` in the module at ``path`` (None: unknown)."""
+def _calls_in(path: str, text: str, funcs: List[ClosedFunction], target: str,
+              options) -> Dict[int, Optional[List[Record]]]:
+    """The records of the calls of each of ``funcs`` (functions of ``target``) in the
+    module at ``path``, by ``id()`` of their def (absent: unknown)."""
     tree = ast.parse(text, path)
     project = Project(path)
     names = ModuleNames(tree, text)
-    if names.star or names.dynamic or dynamic_text(text):
-        return None
-    try:
-        calls = _direct_calls(tree, project, names, name, target)
-    except _Unknown:
-        return None
-    if not calls:
-        return []
-    return _passed(path, text, tree, calls, func, options)
+    if names.star or names.dynamic:
+        return {}
+    calls: Dict[int, List[ast.Call]] = {}
+    for f in funcs:
+        try:
+            calls[id(f.node)] = _direct_calls(tree, project, names, f.node.name, target)  # type: ignore[attr-defined]
+        except _Unknown:
+            pass
+    return _passed(path, text, tree, calls, funcs, options)
 
 
 def _resolve(project: Project, level: int, module: Optional[str]) -> Optional[str]:
@@ -351,29 +361,43 @@ def _direct_calls(tree: ast.Module, project: Project, names: ModuleNames, name: 
     return calls
 
 
-def _passed(path: str, text: str, tree: ast.Module, calls: List[ast.Call], func: ClosedFunction,
-            options) -> Optional[List[Record]]:
-    """What each of ``calls`` passes (the module walked by the walker the rules use, with
-    no rule: only the functions around the calls); None where one is not reached."""
+def _passed(path: str, text: str, tree: ast.Module, calls: Dict[int, List[ast.Call]],
+            funcs: List[ClosedFunction], options) -> Dict[int, Optional[List[Record]]]:
+    """What each call of ``calls`` (by ``id()`` of the def called) passes, from one walk of
+    the module by the walker the rules use, with no rule: only the functions around the
+    calls; a function one of whose calls does not bind or is not reached is left out."""
     from .closedness import enclosing_defs
     from .flow import FlowWalker
     from .visitor import NO_VISITOR
 
-    here = ClosedFunction(func.node, method=False)
-    if not all(here.binds(c) for c in calls):
-        return None
+    out: Dict[int, Optional[List[Record]]] = {}
+    fresh = {id(f.node): ClosedFunction(f.node, method=False) for f in funcs if id(f.node) in calls}
+    sites: Dict[int, ClosedFunction] = {}
+    for key, here in fresh.items():
+        if all(here.binds(c) for c in calls[key]):
+            sites.update((id(c), here) for c in calls[key])
+            out[key] = []
+    if not sites:
+        return out
     walker = FlowWalker(text, tree, NO_VISITOR, options)
     walker.path = path
-    lines = sorted({c.lineno for c in calls})
-    walker.sites = CallSites({id(c): here for c in calls}, enclosing_defs(list(tree.body), lines))
+    lines = sorted({c.lineno for key in out for c in calls[key]})
+    walker.sites = CallSites(sites, enclosing_defs(list(tree.body), lines))
     walker.run()
-    out: List[Record] = []
-    for c in calls:
-        got = walker.passed.get(id(c))
-        if got is None:
-            return None  # not walked (dead code, a class body the walk skips...)
-        passed = {p for p, _ in zip(here.positional, c.args)} | {k.arg for k in c.keywords if k.arg}
-        out.append({p: (got.get(p, UNKNOWN_VALUE) if p in passed else UNKNOWN_VALUE) for p in here.params})
+    for key in list(out):
+        here = fresh[key]
+        records: List[Record] = []
+        for c in calls[key]:
+            got = walker.passed.get(id(c))
+            if got is None:
+                break  # not walked (dead code, a class body the walk skips...)
+            passed = {p for p, _ in zip(here.positional, c.args)} | {k.arg for k in c.keywords if k.arg}
+            records.append({p: (got.get(p, UNKNOWN_VALUE) if p in passed else UNKNOWN_VALUE)
+                            for p in here.params})
+        else:
+            out[key] = records
+            continue
+        del out[key]
     return out
 
 
