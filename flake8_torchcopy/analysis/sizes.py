@@ -175,6 +175,10 @@ class SizeArithmetic:
         if lt or rt:
             kind = TENSOR if TENSOR in (left.kind, right.kind) else ANNOTATED
             t, other = (left, right) if lt else (right, left)
+            other_node = nodes[1] if lt else nodes[0]
+            if other.kind == NOT and (other.elems is not None or other.item is not None) or isinstance(
+                    other_node, ast.Constant) and isinstance(other_node.value, (str, bytes)):
+                return UNKNOWN_VALUE  # a sequence: `[0] * t` repeats it (t an int), else it raises
             taint = left.permuted_by or right.permuted_by
             if lt and rt:
                 if left.sizes is not None and right.sizes is not None:
