@@ -9,6 +9,7 @@ the evaluator saw (:func:`.numpyish.appended`) are all its items;
 from __future__ import annotations
 
 import ast
+import re
 from typing import Any, Dict, List, Optional, Tuple, cast
 
 from .torchapi import LEGACY_CONSTRUCTORS
@@ -16,7 +17,9 @@ from .torchapi import LEGACY_CONSTRUCTORS
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
 
-_DYNAMIC = ("locals(", "globals(", "vars(", "exec(", "eval(", "__dict__")
+# access to a frame's names: the builtins as words (not ``model.eval()``, ``cocoeval(...)``)
+_DYNAMIC = re.compile(r"(?<![.\w])(?:locals|globals|vars|exec|eval)\b|__dict__|\bf_locals\b"
+                      r"|\bbuiltins\b|__builtins__")
 
 
 Uses = List[Tuple[ast.Name, ast.AST]]  # each occurrence of the name, with its parent
@@ -28,7 +31,7 @@ def uses_in_scope(scope: ast.AST, name: str, source_text: str) -> Optional[Tuple
     and the parent of each node walked; None where the scope is not followed: a class body
     or a lambda, ``locals()``-like access, ``name`` a parameter or declared
     ``global``/``nonlocal``, or used (or defined) in a nested scope."""
-    if any(d in source_text for d in _DYNAMIC):
+    if _DYNAMIC.search(source_text):
         return None
     if not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)):
         return None
