@@ -173,8 +173,9 @@ class Binding:
     def e_ListComp(self, node):
         self.comprehension(node, [node.elt])
         elt = self.cache.get(id(node.elt))
-        if isinstance(node, ast.ListComp) and elt is not None and elt.array is not None:
-            return Value(NOT, item=elt, mutable=True)  # a list of arrays (numpyish)
+        if isinstance(node, ast.ListComp) and elt is not None and (
+                elt.array is not None or is_tensorish(elt) or elt.some):
+            return Value(NOT, item=elt, mutable=True)  # a list of arrays (numpyish), of tensors (TRC108)
         return NOT_VALUE
 
     e_SetComp = e_ListComp

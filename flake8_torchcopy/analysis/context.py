@@ -10,7 +10,7 @@ import ast
 import weakref
 from typing import Any, List, Optional, Sequence, Tuple
 
-from . import gradmode, locallists, numpyish
+from . import gradmode, locallists, numpyish, tensorlists
 from .symbolic import Mono
 from .torchapi import DTYPE_NAMES, LEGACY_CONSTRUCTORS
 from .values import ANNOTATED, NOT, TENSOR, UNKNOWN_VALUE, Value
@@ -150,6 +150,14 @@ class Context:
         that every item is a ``numpy.ndarray``: one :class:`~.numpyish.Array` per item of a
         literal, one for all items of a list built by a comprehension or by appends."""
         return numpyish.list_of_arrays(self.value(node))
+
+    def list_item_kinds(self, node: ast.AST) -> Optional[List[Optional[str]]]:
+        """What the items of a list are (a literal bound to a name, a comprehension, a list
+        filled by appends; nested literals flattened): per item ``"tensor"``/``"annotated"``
+        as :meth:`tensor_kind`, ``"some"`` for a tensor on some paths, None otherwise; one
+        entry for all items of a list built by a comprehension or by appends
+        (:func:`.tensorlists.item_kinds`).  None: not such a list."""
+        return tensorlists.item_kinds(self.value(node), self.options.trust_annotations)
 
     def module_name(self, qualname: str) -> Optional[str]:
         """A name bound to the module ``qualname`` here (``np`` for ``"numpy"``), for fixes."""

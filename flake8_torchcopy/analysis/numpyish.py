@@ -332,11 +332,12 @@ def appended(ev, node: ast.Call) -> None:
     func = node.func
     name = func.value.id  # type: ignore[attr-defined]
     cur = ev.env.get(name)
-    if cur is None or cur.kind != NOT or (cur.elems is None and cur.item is None) \
-            or len(node.args) != 1 or node.keywords or isinstance(node.args[0], ast.Starred):
+    if cur is None or cur.kind != NOT or (cur.elems is None and cur.item is None):
         return
-    x = ev.cache.get(id(node.args[0]))
-    if x is None:
+    x = ev.cache.get(id(node.args[0])) if len(node.args) == 1 and not node.keywords \
+        and not isinstance(node.args[0], ast.Starred) else None
+    if x is None:  # ``lst.append(*xs)``: what it adds is not known
+        ev.env[name] = Value(NOT, item=UNKNOWN_VALUE)
         return
     before = ev.element_of(cur) if cur.elems != () else None
     item = x if before is None else join(before, x)

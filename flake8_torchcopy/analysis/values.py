@@ -124,6 +124,12 @@ def join_kind(a: str, b: str) -> str:
     return UNKNOWN
 
 
+def _held(item: Optional[Value]) -> bool:
+    """Items a list filled by appends keeps through a join with an empty literal: arrays
+    (:mod:`.numpyish`), tensors, and values that are tensors on some paths."""
+    return item is not None and (item.array is not None or item.kind in (TENSOR, ANNOTATED) or item.some)
+
+
 def join(a: Optional[Value], b: Optional[Value]) -> Value:
     """The value a name has when either of two paths may have reached here."""
     if a is None or b is None:
@@ -138,10 +144,10 @@ def join(a: Optional[Value], b: Optional[Value]) -> Value:
                                  "mixed" if b.mixed else b.kind} <= {TENSOR, NOT, "mixed"}
     same_shape = a.sizes is not None and a.sizes == b.sizes
     item = join(a.item, b.item) if a.item is not None and b.item is not None else None
-    if item is None and kind == NOT:  # an empty literal and a list of arrays: a list of arrays
-        if a.elems == () and b.item is not None and b.item.array is not None:
+    if item is None and kind == NOT:  # an empty literal and a list of arrays (of tensors): so
+        if a.elems == () and _held(b.item):
             item = b.item
-        elif b.elems == () and a.item is not None and a.item.array is not None:
+        elif b.elems == () and _held(a.item):
             item = a.item
     return Value(
         kind,
