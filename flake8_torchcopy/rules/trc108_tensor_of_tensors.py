@@ -4,8 +4,6 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING, List, Optional, Tuple
 
-from ..analysis.tensorlists import SOME
-from ..analysis.values import ANNOTATED, TENSOR
 from ._common import LEGACY_CONSTRUCTOR_NAMES, code, hole, replace_fix, short
 from .base import CallWord, Example, Rule
 
@@ -13,6 +11,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..analysis.context import Context
 
 _FUNCTIONS = frozenset({"torch.tensor", "torch.as_tensor"})
+# what Context.tensor_kind and Context.list_item_kinds say of an item
+TENSOR, ANNOTATED, SOME = "tensor", "annotated", "some"
 
 class TensorOfTensors(Rule):
     code = "TRC108"
