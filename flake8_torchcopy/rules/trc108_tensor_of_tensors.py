@@ -118,9 +118,11 @@ class TensorOfTensors(Rule):
         arg = node.args[0]
         if isinstance(arg, (ast.List, ast.Tuple)):
             leaves = _display_leaves(ctx, arg)
-        elif isinstance(arg, ast.ListComp) or isinstance(arg, ast.Name) and ctx.local_list(
-                arg, lambda c: _constructor(ctx, c)):
+        elif isinstance(arg, (ast.ListComp, ast.Name)):
             kinds = ctx.list_item_kinds(arg) or []
+            if not any(kinds) or isinstance(arg, ast.Name) and not ctx.local_list(
+                    arg, lambda c: _constructor(ctx, c)):
+                return  # no tensor in it, or a list that may be filled where the analysis does not look
             leaves = [(None, k) for k in kinds]
         else:
             return
