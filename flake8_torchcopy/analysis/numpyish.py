@@ -337,7 +337,7 @@ def appended(ev, node: ast.Call) -> None:
     x = ev.cache.get(id(node.args[0])) if len(node.args) == 1 and not node.keywords \
         and not isinstance(node.args[0], ast.Starred) else None
     if x is None:  # ``lst.append(*xs)``: what it adds is not known
-        ev.env[name] = Value(NOT, item=UNKNOWN_VALUE)
+        ev.env[name] = Value(NOT, item=UNKNOWN_VALUE, mutable=True)
         return
     before = ev.element_of(cur) if cur.elems != () else None
     item = x if before is None else join(before, x)
