@@ -27,6 +27,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator, List, Optional, Sequence, Tuple
 
+from .analysis.triggers import WordsIn
 from .finding import Finding
 from .rules import ALL_RULES, Rule
 from .source import deep_call, nesting_depth, parse_python, source_depth
@@ -71,20 +72,6 @@ def select_rules(
         if best_sel >= 0 and prefix_len(rule.code, ignore) < best_sel:
             chosen.append(rule)
     return tuple(chosen)
-
-
-class _WordsIn(dict):
-    """``word -> word in source``, each looked for once and only when a rule asks (a rule's
-    groups short-circuit: with no ``view(`` in the file, TRC201's other words are never
-    searched)."""
-
-    def __init__(self, source: str) -> None:
-        super().__init__()
-        self.source = source
-
-    def __missing__(self, word: str) -> bool:
-        found = self[word] = word in self.source
-        return found
 
 
 #: objects allocated between two collections of the youngest generation while a file is
@@ -137,7 +124,7 @@ def lint_source(
     from .rule_runner import run_rules
 
     candidates = ALL_RULES if rules is None else tuple(rules)
-    present = _WordsIn(source)
+    present = WordsIn(source)
     active = [r for r in candidates if r.may_match(present)]
     if not active:
         return []
@@ -145,13 +132,13 @@ def lint_source(
         if tree is None:
             tree = parse_python(source, path or "<unknown>")
         try:
-            findings = run_rules(source, tree, active, options, path)
+            findings = run_rules(source, tree, active, options, path, words=present)
         except RecursionError:
             levels = nesting_depth(tree)
             if levels > MAX_LEVELS:
                 raise TooDeep(f"the code is nested {levels} levels deep, more than the analysis "
                               f"handles ({MAX_LEVELS})") from None
-            findings = deep_call(levels, run_rules, source, tree, active, options, path)
+            findings = deep_call(levels, run_rules, source, tree, active, options, path, (), present)
         finally:
             # the other modules' trees the summaries kept while this file asked about them
             # (kept between files, every garbage collection would traverse them)

@@ -85,11 +85,13 @@ class _Findings:
 
 
 def run_rules(source: str, tree: ast.AST, rules: Sequence[Checker], options,
-              path: Optional[str] = None, recorders: Sequence[Recorder] = ()) -> List[Finding]:
+              path: Optional[str] = None, recorders: Sequence[Recorder] = (),
+              words: Optional[Mapping[Word, bool]] = None) -> List[Finding]:
     """The findings of ``rules`` in the module (unsorted), over every round of the walk;
-    ``recorders`` are told which lines each later round walks again."""
+    ``recorders`` are told which lines each later round walks again; ``words``, where
+    given, says which words ``source`` holds (:class:`.triggers.WordsIn`)."""
     sink = _Findings(recorders)
-    walk = ModuleWalk(source, tree, _Dispatch(rules), options, sink, path)
+    walk = ModuleWalk(source, tree, _Dispatch(rules), options, sink, path, words)
     walk.first_round()
     first = dict(sink.findings)
     walk.more_rounds()

@@ -12,7 +12,7 @@ in the module tell more about (:mod:`.callsites`).
 from __future__ import annotations
 
 import ast
-from typing import Callable, Dict, List, Optional, Sequence, Tuple, Type, Union
+from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from .callsites import MAX_ROUNDS, NO_CALLSITES, parameter_seeds
 from .closedness import closed_functions
@@ -21,11 +21,12 @@ from .modulescan import (may_replace_attribute, may_set_default_device, may_stor
                          module_rebound)
 from .sink import NO_SINK, Sink
 from .statements import Deferred, FunctionNode, StatementWalker
-from .triggers import Word, alias_groups, found
+from .triggers import Word, WordsIn, alias_groups, found
 from .values import ANNOTATED, NOT_VALUE, TENSOR, UNKNOWN, Env, Value
 from .visitor import Visitor
 
 Seeds = Dict[int, Dict[str, Value]]  # id(def) -> parameter -> its value on entry
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _NOT_WALKED: Env = {}  # the bindings of a def that is not walked (never read)
 
 
@@ -38,8 +39,8 @@ class ModuleWalk:
     is the sink owner's (:attr:`rests_on_public_calls`)."""
 
     def __init__(self, source: str, tree: ast.AST, visitor: Visitor, options, sink: Sink,
-                 path: Optional[str] = None) -> None:
-        self.walker = walker = FlowWalker(source, tree, visitor, options, sink)
+                 path: Optional[str] = None, words: Optional[Mapping[Word, bool]] = None) -> None:
+        self.walker = walker = FlowWalker(source, tree, visitor, options, sink, words)
         walker.path = path  # its imports of its own package are followed (.project)
         # no trigger group in the module's text: no function may match, none is closed that matters
         walker.sites = closed_functions(tree, walker.idx, walker.may_match, public=options.public_helpers,
@@ -122,23 +123,24 @@ def _bound_once(func: FunctionNode) -> frozenset:
     return frozenset(n for n, c in counts.items() if c == 1 and n not in excluded)
 
 
-def _declared(kind: Type[Union[ast.Global, ast.Nonlocal]], tree: ast.AST, source: str) -> frozenset:
-    """Names some ``global``/``nonlocal`` statement of the module declares, wherever it
-    stands (a one-line ``def``, after ``if x:``, across a backslash): a call of the
-    function that declares them may rebind them.  The tree is walked only when the text
-    may hold such a statement (the word alone is common in comments)."""
-    word = "global" if kind is ast.Global else "nonlocal"
-    if not _may_declare(word, source):
-        return frozenset()
-    out = set()
+def _declared(tree: ast.AST, source: str) -> Tuple[frozenset, frozenset]:
+    """Names some ``global`` and some ``nonlocal`` statement of the module declares,
+    wherever it stands (a one-line ``def``, after ``if x:``, across a backslash): a call of
+    the function that declares them may rebind them.  The tree is walked (once, for both)
+    only when the text may hold such a statement (the words alone are common in comments)."""
+    words = (_may_declare("global", source), _may_declare("nonlocal", source))
+    if not any(words):
+        return frozenset(), frozenset()
+    found: Dict[type, set] = {ast.Global: set(), ast.Nonlocal: set()}
     stack = list(tree.body)  # type: ignore[attr-defined]
     while stack:  # statements only: global/nonlocal are statements
         node = stack.pop()
-        if isinstance(node, kind):
-            out.update(node.names)
+        if node.__class__ is ast.Global or node.__class__ is ast.Nonlocal:
+            found[node.__class__].update(node.names)
         for name in ("body", "orelse", "finalbody", "handlers", "cases"):
             stack.extend(getattr(node, name, None) or ())
-    return frozenset(out)
+    return (frozenset(found[ast.Global]) if words[0] else frozenset(),
+            frozenset(found[ast.Nonlocal]) if words[1] else frozenset())
 
 
 def _seed_key(params: Optional[Dict[str, Value]]):
@@ -146,10 +148,11 @@ def _seed_key(params: Optional[Dict[str, Value]]):
 
 
 class FlowWalker(StatementWalker):
-    def __init__(self, source: str, tree: ast.AST, visitor: Visitor, options, sink: Sink = NO_SINK) -> None:
+    def __init__(self, source: str, tree: ast.AST, visitor: Visitor, options, sink: Sink = NO_SINK,
+                 words: Optional[Mapping[Word, bool]] = None) -> None:
         super().__init__(source, visitor.hooks)
         self.sink = sink
-        self.word_groups = self.trigger_groups(source, tree, visitor.function_triggers)
+        self.word_groups = self.trigger_groups(source, tree, visitor.function_triggers, words)
         self.tree = tree
         self.options = options
         self.ctx = Context(self)
@@ -165,12 +168,13 @@ class FlowWalker(StatementWalker):
         self.seeds: Seeds = {}
         self.walked: Dict[int, Deferred] = {}  # id(def) -> what it was walked with
         self.raised: List[Env] = []  # per enclosing `try` body: the states a handler may start from
-        self.nonlocals = _declared(ast.Nonlocal, tree, source)
-        self.globals_ = _declared(ast.Global, tree, source)
+        self.globals_, self.nonlocals = _declared(tree, source)
         self.dynamic_stores = may_store_dynamically(source)
         self._rebound: Optional[frozenset] = None
         self.catching: List[bool] = []  # per enclosing try body / with: may a RuntimeError be handled?
         self._may_match: Dict[int, bool] = {}
+        if self.word_groups:
+            self.gate_classes()
         self.closure_func: Optional[FunctionNode] = None  # the function whose body is walked
         self._bound_once: Dict[int, frozenset] = {}
 
@@ -247,18 +251,21 @@ class FlowWalker(StatementWalker):
         return known
 
     @staticmethod
-    def trigger_groups(source: str, tree: ast.AST, triggers: Sequence[Sequence[Word]]) -> List[Tuple[Word, ...]]:
+    def trigger_groups(source: str, tree: ast.AST, triggers: Sequence[Sequence[Word]],
+                       words: Optional[Mapping[Word, bool]] = None) -> List[Tuple[Word, ...]]:
         """Word groups of which one must be in a function's text for any hook to match there:
         the visitor's ``triggers``, and for names imported under an alias
         (``from torch import tensor as T``) the groups with the alias in place of the words it
         may stand for (:func:`.triggers.alias_groups`), so an aliased call still gets its
-        function analysed.
+        function analysed.  ``words`` (:class:`.triggers.WordsIn` of ``source``), where given,
+        answers whether the text holds a word (the engine's file check asked many already).
         """
         groups = [tuple(g) for g in triggers]
         if " as " in source:
             groups.extend(alias_groups(tree, groups))
+        present = WordsIn(source) if words is None else words
         # a function's text is part of the module's: a group not all there matches nowhere
-        return [g for g in groups if all(found(t, source) for t in g)]
+        return [g for g in groups if all(present[t] for t in g)]
 
     def may_match(self, node: ast.AST) -> bool:
         """Cheap text check: can any hook match inside this function?  Asked once per function."""
@@ -278,6 +285,24 @@ class FlowWalker(StatementWalker):
             else:
                 return True
         return False
+
+    def gate_classes(self) -> None:
+        """Rule out at once the methods of the module's classes (those outside functions)
+        whose text holds no group: a method's text is some of its class's lines, so where
+        the class's text holds none, no method's does (one check for all of them)."""
+        stack: List[ast.AST] = list(self.tree.body)  # type: ignore[attr-defined]
+        while stack:
+            node = stack.pop()
+            if node.__class__ is ast.ClassDef:
+                body = node.body
+                if sum(b.__class__ in _DEFS for b in body) > 1 and not self._text_may_match(node):
+                    for b in body:
+                        if b.__class__ in _DEFS:
+                            self._may_match[id(b)] = False
+                stack.extend(b for b in body if b.__class__ is ast.ClassDef)
+            elif node.__class__ not in _DEFS:
+                for name in ("body", "orelse", "finalbody", "handlers"):
+                    stack.extend(getattr(node, name, None) or ())
 
     def def_outer(self, func: FunctionNode) -> Env:
         """What a def met now is walked with: the bindings it sees, or nothing where it

@@ -171,8 +171,9 @@ class StatementWalker(Evaluator):
         self.env, self.loops, self.raised, closure_func, self.closure_func = {}, [], [], self.closure_func, None
         self.block(s.body)
         # methods see the module scope, not the class body
+        body = {id(b) for b in s.body}
         for i, (func, outer, jit) in enumerate(self.deferred):
-            if outer is not None and any(func is b for b in s.body):
+            if outer is not None and id(func) in body:
                 self.deferred[i] = (func, self.outer, jit)
                 self.method_class[id(func)] = s
         self.env, self.outer, self.loops, self.raised = saved_env, saved_outer, saved_loops, saved_raised

@@ -33,6 +33,20 @@ def found(word: Word, text: str) -> bool:
     return word in text if isinstance(word, str) else word.found_in(text)
 
 
+class WordsIn(dict):
+    """``word -> found(word, source)``, each looked for once and only when asked: shared by
+    the engine's file check (a rule's groups short-circuit: with no ``view(`` in the file,
+    TRC201's other words are never searched) and the walker's trigger groups."""
+
+    def __init__(self, source: str) -> None:
+        super().__init__()
+        self.source = source
+
+    def __missing__(self, word: Word) -> bool:
+        known = self[word] = found(word, self.source)
+        return known
+
+
 def _hidden(word: Word, qualname: str, binds_module: bool) -> bool:
     """May a name bound to ``qualname`` (a module where ``binds_module``), used under an
     alias, stand for ``word`` in the text?  An attribute (``.to(``) is written out whatever
