@@ -11,6 +11,7 @@ import weakref
 from typing import Any, List, Optional, Sequence, Tuple
 
 from . import gradmode, locallists, numpyish, tensorlists
+from .scopes import enclosing_scope
 from .symbolic import Mono
 from .torchapi import DTYPE_NAMES, LEGACY_CONSTRUCTORS
 from .values import ANNOTATED, NOT, TENSOR, UNKNOWN_VALUE, Value
@@ -172,7 +173,7 @@ class Context:
         """Is the list ``name`` holds one the analysis has seen filled in full: bound only to
         fresh lists in its scope, read only by ``.append`` statements, ``len``, tests,
         iteration and calls ``constructors(call)`` accepts (:func:`.locallists.list_stays_local`)?"""
-        scope = locallists.enclosing_scope(self._w.tree, name)
+        scope = enclosing_scope(self._w.tree, name)
         text = self.source if isinstance(scope, ast.Module) else self.text(scope)
         return locallists.list_stays_local(scope, name.id, text, constructors)
 

@@ -31,6 +31,7 @@ from .subclasses import SubclassCaveats
 from .summaries import store_counts, tensor_attributes
 from .symbolic import Mono, Sym
 from .methodlayouts import const_int, elementwise_layout, permuted_origin
+from .modulescan import holds_view
 from .torchsem import TENSOR_TYPES, is_tensorish
 from .values import ANNOTATED, NOT, NOT_VALUE, SUBCLASS, TENSOR, UNKNOWN, UNKNOWN_VALUE, Env, Value, join
 from .visitor import NodeHook
@@ -345,7 +346,7 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
         if func.qualname is not None:
             if func.qualname.startswith("numpy."):
                 return numpyish.call(self, node, func.qualname, args)
-            if func.qualname == "torch.tensor" and args and args[0].kind == NOT and "view(" in self.source:
+            if func.qualname == "torch.tensor" and args and args[0].kind == NOT and holds_view(self):
                 rows = literalrows.rows_tensor(self, node, getattr(self, "tree", None))
                 if rows is not None:  # torch.tensor(pairs) of a local list of [i, j] displays
                     return rows

@@ -18,8 +18,9 @@ import ast
 from typing import Optional, Set
 
 from . import layout as L
-from .locallists import enclosing_scope, uses_in_scope
+from .locallists import uses_in_scope
 from .methodlayouts import dim_size, rest_size
+from .scopes import enclosing_scope
 from .symbolic import Condition, Mono
 from .values import TENSOR, Value
 

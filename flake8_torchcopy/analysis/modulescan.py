@@ -33,6 +33,24 @@ def may_store_dynamically(source: str) -> bool:
     return False
 
 
+def holds_view(ev) -> bool:
+    """Does the module's text hold ``view(``?  Looked for once per walker ``ev`` (the answer
+    kept where :mod:`.selfmethods` keeps it)."""
+    known = ev.__dict__.get("_has_view")
+    if known is None:
+        known = ev.__dict__["_has_view"] = "view(" in ev.source
+    return known
+
+
+def defines_method(ev, name: str) -> bool:
+    """Does the module's text hold ``def name(``?  Looked for once per walker and name."""
+    known = ev.__dict__.setdefault("_defines", {})
+    found = known.get(name)
+    if found is None:
+        found = known[name] = f"def {name}(" in ev.source
+    return found
+
+
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 
 

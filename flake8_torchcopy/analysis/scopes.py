@@ -4,13 +4,15 @@
 :class:`_Scope` each one is in: its kind, the parameter that holds the instance in a
 method (and in functions nested in one) and the class, so that ``self.x = ...`` is
 told from a store on another object.  Annotations form a scope of their own
-(:data:`_ANNOTATION`).
+(:data:`_ANNOTATION`).  :func:`enclosing_scope` finds the function, lambda or class
+whose body holds a node, entering only the nodes whose span holds it.
 """
 from __future__ import annotations
 
 import ast
-from typing import List, Optional, Set, Tuple
+from typing import Dict, List, Optional, Set, Tuple
 
+from . import locallists
 from .closedness import _spans_any
 
 #: methods whose first parameter is the class, not an instance
@@ -124,3 +126,32 @@ def _scoped_nodes(tree: ast.AST, lines: Optional[List[int]]):
         for child, inner in _children(node, scope):
             if lines is None or not hasattr(child, "lineno") or _spans_any(child, lines):
                 stack.append((child, inner))
+
+
+def enclosing_scope(tree: ast.AST, target: ast.AST) -> ast.AST:
+    """:func:`.locallists.enclosing_scope`'s answer (the innermost function, lambda or class
+    whose body holds ``target``, or ``tree``), found without walking whole subtrees: the
+    search enters only nodes whose span holds ``target``'s start (or that have no span).
+    Where that finds no path (spans that lie), it asks :mod:`.locallists`, which also
+    walks down only through such nodes, so both agree."""
+    if not hasattr(target, "lineno"):
+        return locallists.enclosing_scope(tree, target)
+    at = (target.lineno, target.col_offset)  # type: ignore[attr-defined]
+    parent: Dict[int, ast.AST] = {}
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        for child in ast.iter_child_nodes(node):
+            if child is target:
+                while node is not tree:
+                    if isinstance(node, locallists._SCOPES):
+                        return node
+                    node = parent[id(node)]
+                return tree
+            if hasattr(child, "end_lineno") and not (
+                    (child.lineno, child.col_offset) <= at  # type: ignore[attr-defined]
+                    <= (child.end_lineno, child.end_col_offset)):  # type: ignore[attr-defined]
+                continue
+            parent[id(child)] = node
+            stack.append(child)
+    return locallists.enclosing_scope(tree, target)

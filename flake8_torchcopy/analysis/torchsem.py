@@ -21,6 +21,7 @@ from .methodlayouts import (
     method_layout,
     permuted_origin,
 )
+from .modulescan import defines_method
 from .symbolic import ONE, Mono, Sym
 from .values import ANNOTATED, NOT, NOT_VALUE, TENSOR, UNKNOWN, UNKNOWN_VALUE, Value
 
@@ -250,7 +251,7 @@ def call_method(ev, node, recv: Value, m: str, args: List[Value]) -> Value:
     if container is not None:
         return container
     only = m in api.TENSOR_ONLY_METHODS or api.tensor_only_keyword(m, node) \
-        and f"def {m}(" not in ev.source  # x.flatten(end_dim=-2), unless the module defines one
+        and not defines_method(ev, m)  # x.flatten(end_dim=-2), unless the module defines one
     if only and isinstance(node.func.value, ast.Name) \
             and recv.kind in (UNKNOWN, ANNOTATED) and recv.qualname is None:
         if not ev.conditional:  # evidence only from calls that certainly ran
