@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from .callsites import MAX_ROUNDS, NO_CALLSITES, parameter_seeds
+from .callsites import BLOCK_FIELDS, MAX_ROUNDS, NO_CALLSITES, parameter_seeds
 from .closedness import closed_functions
 from .context import Context
 from .modulescan import (may_replace_attribute, may_set_default_device, may_store_dynamically,
@@ -26,6 +26,7 @@ from .values import ANNOTATED, NOT_VALUE, TENSOR, UNKNOWN, Env, Value
 from .visitor import Visitor
 
 Seeds = Dict[int, Dict[str, Value]]  # id(def) -> parameter -> its value on entry
+_BLOCKS: Dict[type, Tuple[str, ...]] = {}  # a statement class -> its statement lists
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _NOT_WALKED: Env = {}  # the bindings of a def that is not walked (never read)
 
@@ -135,9 +136,13 @@ def _declared(tree: ast.AST, source: str) -> Tuple[frozenset, frozenset]:
     stack = list(tree.body)  # type: ignore[attr-defined]
     while stack:  # statements only: global/nonlocal are statements
         node = stack.pop()
-        if node.__class__ is ast.Global or node.__class__ is ast.Nonlocal:
-            found[node.__class__].update(node.names)
-        for name in ("body", "orelse", "finalbody", "handlers", "cases"):
+        kind = node.__class__
+        if kind is ast.Global or kind is ast.Nonlocal:
+            found[kind].update(node.names)
+        blocks = _BLOCKS.get(kind)
+        if blocks is None:
+            blocks = _BLOCKS[kind] = tuple(f for f in BLOCK_FIELDS if f in kind._fields)
+        for name in blocks:
             stack.extend(getattr(node, name, None) or ())
     return (frozenset(found[ast.Global]) if words[0] else frozenset(),
             frozenset(found[ast.Nonlocal]) if words[1] else frozenset())
