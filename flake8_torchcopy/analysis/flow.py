@@ -163,6 +163,7 @@ class FlowWalker(StatementWalker):
         self.ctx = Context(self)
         self.in_jit = False
         self.deferred: List[Deferred] = []
+        self.held: Optional[List[tuple]] = None  # reports a loop holds back (.loops)
         self.loops: List[Dict[str, List[Env]]] = []
         self.stmt_range = (0, 0)
         self.method_class: Dict[int, ast.ClassDef] = {}
@@ -225,7 +226,14 @@ class FlowWalker(StatementWalker):
         col = self.idx.char_col(line, node.col_offset)  # type: ignore[attr-defined]
         end_line = node.end_lineno  # type: ignore[attr-defined]
         end_col = self.idx.char_col(end_line, node.end_col_offset)  # type: ignore[attr-defined]
-        self.sink.report(code, message, (line, col, end_line, end_col), fix, self.stmt_range)
+        self.emit((code, message, (line, col, end_line, end_col), fix, self.stmt_range))
+
+    def emit(self, report: tuple) -> None:
+        """To the sink, or held while a loop's reporting pass may yet be walked again (.loops)."""
+        if self.held is not None:
+            self.held.append(report)
+        else:
+            self.sink.report(*report)
 
     @property
     def rebound(self) -> frozenset:

@@ -8,8 +8,9 @@ function, or in a function decorated with one, with no ``with`` between them tha
 recording back on (``torch.enable_grad()``, ``set_grad_enabled(x)`` for anything but a
 literal ``False``, ``inference_mode(x)`` for anything but ``True``).  A function that
 calls ``set_grad_enabled`` as a statement, a generator expression or a lambda in between
-(they may run later, elsewhere), or a name the lookup does not resolve to torch's
-managers: not known to be off.
+(they may run later, elsewhere), a ``yield`` or ``await`` in the function (what follows
+runs under the mode of whoever resumes it), a coroutine, or a name the lookup does not
+resolve to torch's managers: not known to be off.
 """
 from __future__ import annotations
 
@@ -78,11 +79,21 @@ def _literal(node: ast.AST, value: bool) -> bool:
 
 
 def _sets_mode(function: ast.AST, qualname: Qualname) -> bool:
-    """Does the function call ``set_grad_enabled``/``_set_grad_enabled`` outside a ``with``?"""
+    """May the function change the mode other than by a ``with`` item: a call of
+    ``set_grad_enabled``, ``enable_grad``, ``inference_mode`` anywhere else (``prev =
+    torch.set_grad_enabled(True)``), any ``__enter__``, or a ``yield``/``await`` (the code
+    after it runs under the mode of whoever resumes it)?"""
+    managers = {id(item.context_expr) for n in ast.walk(function) if isinstance(n, (ast.With, ast.AsyncWith))
+                for item in n.items}
+    managers |= {id(d) for n in ast.walk(function) if isinstance(n, _FUNCTIONS) for d in n.decorator_list}
     for n in ast.walk(function):
-        if isinstance(n, ast.Expr) and isinstance(n.value, ast.Call):
-            q = qualname(n.value.func)
-            if q is not None and ("set_grad_enabled" in q or "inference_mode" in q):
+        if isinstance(n, (ast.Yield, ast.YieldFrom, ast.Await)):
+            return True
+        if isinstance(n, ast.Call) and id(n) not in managers:
+            if isinstance(n.func, ast.Attribute) and n.func.attr == "__enter__":
+                return True
+            q = qualname(n.func)
+            if q is not None and any(w in q for w in ("grad_enabled", "enable_grad", "inference_mode")):
                 return True
     return False
 
@@ -103,8 +114,9 @@ def recording_off(tree: ast.AST, target: ast.AST, qualname: Qualname) -> bool:
             if False in effects:
                 return not _sets_mode(_function_of(path, i), qualname)
         if isinstance(node, _FUNCTIONS):
-            if child not in node.body:
-                return False  # a default or a decorator: runs where the def runs
+            if child not in node.body or isinstance(node, ast.AsyncFunctionDef):
+                return False  # a default or a decorator runs where the def runs; a coroutine's
+                # body runs later, outside the decorator's manager
             effects = [_effect(d, qualname) for d in node.decorator_list]
             return effects[-1:] == [False] and True not in effects and not _sets_mode(node, qualname)
     return False

@@ -13,7 +13,8 @@ import ast
 from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from .exprs import Evaluator
-from .narrowing import always_true, narrow, never_true, unmatched_subject
+from .loops import walk_loop
+from .narrowing import narrow, never_true, unmatched_subject
 from .optional import optional_imports
 from .values import ANNOTATED, ASSERTED, NOT_VALUE, TENSOR, UNKNOWN, UNKNOWN_VALUE, Env, Value, join
 
@@ -287,35 +288,7 @@ class StatementWalker(Evaluator):
         return self.loop(s, lambda: self.apply(self.env, narrow(self, s.test)[0]))
 
     def loop(self, s, enter: Callable[[], object]) -> bool:
-        entry = dict(self.env)
-        # first pass, silent: what the body changes flows back to its start
-        saved = self.reporting
-        self.reporting = False
-        self.loops.append({"breaks": [], "continues": []})
-        enter()
-        end1 = self.block(s.body)
-        ctl = self.loops.pop()
-        self.reporting = saved
-        head = self.join_envs([entry] + ([] if end1 else [self.env]) + ctl["continues"])
-        # second pass, reporting, from the joined state
-        self.env = dict(head)
-        self.loops.append({"breaks": [], "continues": []})
-        enter()
-        end2 = self.block(s.body)
-        ctl = self.loops.pop()
-        after = self.join_envs([head] + ([] if end2 else [self.env]) + ctl["continues"])
-        self.env = dict(after)
-        if s.orelse:
-            else_end = self.block(s.orelse)
-            exits = ([] if else_end else [self.env]) + ctl["breaks"]
-        elif isinstance(s, ast.While) and always_true(s.test):
-            exits = ctl["breaks"]  # `while True:` leaves only by a break
-        else:
-            exits = [after] + ctl["breaks"]
-        if not exits:
-            return True
-        self.env = self.join_envs(exits)
-        return False
+        return walk_loop(self, s, enter)  # to a fixpoint: .loops
 
     def s_Try(self, s):
         entry = dict(self.env)

@@ -1,0 +1,97 @@
+"""Loops walked to a fixpoint: the body runs again from what it binds until that stops changing.
+
+A loop's body is first walked silently from the state before the loop; the state at its
+head is then the join of that state and the body's ends.  The reporting pass walks from
+there, its reports held back; if what it binds would change the head again (``z = y; y =
+x.item()`` turns ``z`` into a float on the third iteration only), the held reports are
+dropped, silent passes go on until the head is stable (past ``MAX_PASSES`` the names still
+changing become unknown), and the reporting pass runs again.  Stable is judged on the
+facts reports and fixes rest on (:func:`facts`), which joins only ever weaken: the passes end.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Callable, Dict, List, Tuple, Union
+
+from .narrowing import always_true
+from .values import UNKNOWN_VALUE, Env, Value
+
+#: silent passes after the first before the names still changing are given up as unknown
+MAX_PASSES = 4
+Loop = Union[ast.For, ast.AsyncFor, ast.While]
+
+
+def facts(v: Value) -> Tuple[object, ...]:
+    """What of a value a report or a fix may rest on, for telling whether a loop's head moved."""
+    return (v.kind, v.mixed, v.some, v.caveat, v.permuted_by, v.qualname, v.local_def, v.is_class,
+            v.sizes is None, len(v.sizes or ()), v.strides is None, v.mono is None,
+            v.elems is None, len(v.elems or ()), v.item is None, v.mapped is None,
+            v.open_layout is None, v.array is None)
+
+
+def moved(head: Env, new: Env) -> List[str]:
+    """Names whose facts differ between two heads of a loop (or that only one binds)."""
+    return [k for k in set(head) | set(new)
+            if k not in head or k not in new or facts(head[k]) != facts(new[k])]
+
+
+def walk_loop(w, s: Loop, enter: Callable[[], object]) -> bool:
+    """Walk the loop ``s`` (``enter`` binds its target or narrows by its test) on walker ``w``;
+    True when no path leaves it."""
+    entry = dict(w.env)
+    head, _ = _silent(w, s, enter, entry, entry)
+    for attempt in range(2):
+        saved, w.held = w.held, ([] if w.reporting else None)
+        w.env = dict(head)
+        w.loops.append({"breaks": [], "continues": []})
+        enter()
+        end = w.block(s.body)
+        ctl = w.loops.pop()
+        held, w.held = w.held, saved
+        again = w.join_envs([head] + ([] if end else [w.env]) + ctl["continues"])
+        if held is None or not moved(head, again):
+            for report in held or ():
+                w.emit(report)  # to the enclosing loop's hold, or the sink
+            break
+        if attempt:
+            break  # still moving after a widened fixpoint: its reports are dropped, not guessed
+        head = _fixpoint(w, s, enter, entry, again)
+    after = w.join_envs([head] + ([] if end else [w.env]) + ctl["continues"])
+    w.env = dict(after)
+    if s.orelse:
+        else_end = w.block(s.orelse)
+        exits = ([] if else_end else [w.env]) + ctl["breaks"]
+    elif isinstance(s, ast.While) and always_true(s.test):
+        exits = ctl["breaks"]  # `while True:` leaves only by a break
+    else:
+        exits = [after] + ctl["breaks"]
+    if not exits:
+        return True
+    w.env = w.join_envs(exits)
+    return False
+
+
+def _silent(w, s: Loop, enter: Callable[[], object], entry: Env, start: Env) -> Tuple[Env, bool]:
+    """One silent pass from ``start``: the head it leads to, and whether the body ended every path."""
+    saved, w.reporting = w.reporting, False
+    w.env = dict(start)
+    w.loops.append({"breaks": [], "continues": []})
+    enter()
+    end = w.block(s.body)
+    ctl = w.loops.pop()
+    w.reporting = saved
+    return w.join_envs([entry] + ([] if end else [w.env]) + ctl["continues"]), end
+
+
+def _fixpoint(w, s: Loop, enter: Callable[[], object], entry: Env, head: Env) -> Env:
+    """Silent passes from ``head`` until it stops moving; then the names still moving are unknown."""
+    for _ in range(MAX_PASSES):
+        new, _ = _silent(w, s, enter, entry, head)
+        new = w.join_envs([head, new])
+        if not moved(head, new):
+            return new
+        head = new
+    widened: Dict[str, Value] = dict(head)
+    for name in moved(head, _silent(w, s, enter, entry, head)[0]):
+        widened[name] = UNKNOWN_VALUE
+    return widened
