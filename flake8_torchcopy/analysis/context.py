@@ -10,7 +10,7 @@ import ast
 import weakref
 from typing import Any, List, Optional, Sequence, Tuple
 
-from . import gradmode, locallists, numpyish, tensorlists
+from . import gradmode, hostmade, locallists, numpyish, tensorlists
 from .scopes import enclosing_scope
 from .symbolic import Mono
 from .torchapi import DTYPE_NAMES, LEGACY_CONSTRUCTORS
@@ -116,6 +116,17 @@ class Context:
         """Is autograd recording certainly off where ``node`` runs (``with torch.no_grad():``,
         ``@torch.inference_mode()`` in its own function: :func:`.gradmode.recording_off`)?"""
         return gradmode.recording_off(self._w.tree, node, self._bound_qualname)
+
+    def may_be_host_made(self, node: ast.AST) -> bool:
+        """Might the tensor ``node`` have been built on the host (by a factory, ``.cpu()``,
+        through its names' bindings: :func:`.hostmade.may_be_host_made`)?  Generous: a
+        "no" means nothing in the module shows a host build."""
+        return hostmade.may_be_host_made(self._w.tree, node, self._bound_qualname)
+
+    def statement_and_previous(self, node: ast.AST) -> Optional[Tuple[ast.stmt, ast.stmt]]:
+        """The statement right before the one holding ``node`` in the same block, and that
+        statement; None for the first statement of a block."""
+        return hostmade.statement_and_previous(self._w.tree, node)
 
     def _bound_qualname(self, node: ast.AST) -> Optional[str]:
         if isinstance(node, ast.Name):

@@ -66,7 +66,15 @@ class FactoryThenTransfer(Rule):
         "reported. Random "
         "factories draw other numbers on another device, `empty` holds whatever memory held, "
         "and `.to(x)` of a name may be a "
-        "device, a dtype or a tensor: reported without a fix. Factories with `requires_grad=` "
+        "device, a dtype or a tensor: reported without a fix; so is `.to(t)` of a proven tensor "
+        "(its device and dtype), unless the module shows `t` built on the host (a factory with "
+        "no `device=`, `.cpu()`), where `x.to(t)` may be `x` itself, and `.to(device, dtype)` "
+        "(two positional arguments; `.to(dtype, flag)`, `.to(t, flag)`, `.to(None, dtype)` are "
+        "not reported). The legacy constructors (`torch.Tensor([...])`, `torch.LongTensor(n, m)`) "
+        "of data or sizes are factories too, reported without a fix (`torch.Tensor` takes "
+        "`device=` but not `dtype=`; of a tensor it aliases it: not reported), and so is a factory "
+        "moved through its name on the next statement (`p = torch.tensor(a)`, then "
+        "`p = p.to(d)`). Factories with `requires_grad=` "
         "are TRC111's, with `device=`/`out=`/`pin_memory=` not reported. The fix is unsafe where "
         "the module may set a default device (the factory would build there first: under "
         "`torch.device('meta')` `.to('cpu')` raises) or replace the factory (`torch.zeros = f`), and neither is a "
@@ -94,6 +102,8 @@ class FactoryThenTransfer(Rule):
         "import torch\ndef f(n, dtype):\n    return torch.arange(n, dtype=torch.int64).to(dtype)\n",
         # built on the host already: .to("cpu") returns the tensor itself
         "import torch\nx = torch.tensor([1]).to('cpu')\n",
+        # .to(t) of a tensor built on the host in the default dtype: x.to(t) is x
+        "import torch\ny = torch.randn(3)\nx = torch.zeros(3).to(y)\n",
         # linspace computed in int32 is not linspace truncated: dtype= would change the points
         "import torch\ndef split(n, k):\n    return torch.linspace(0, n, k + 1).to(torch.int)\n",
         # .to() materialises an expanded tensor: device= on the factory would keep it expanded
@@ -138,6 +148,15 @@ class FactoryThenTransfer(Rule):
             note="device may be a device, a dtype or a tensor: reported without a fix",
         ),
         Example(
+            code="import torch\ndef f(x):\n    y = x.float()\n    return torch.zeros(3).to(y)\n"
+            "f(torch.randn(3))\n",
+            note="the device and dtype of a tensor not built on the host here: no fix",
+        ),
+        Example(
+            code="import torch\ndef f(img):\n    return torch.Tensor([[1, 2, 1]]).to(img.device, img.dtype)\n",
+            note="a legacy constructor, then .to(device, dtype): no fix",
+        ),
+        Example(
             code="import torch\nnoise = torch.randn(4).cuda()\n",
             note="a random factory draws other numbers on the device: no fix",
         ),
@@ -152,11 +171,16 @@ class FactoryThenTransfer(Rule):
         if not (isinstance(func, ast.Attribute) and func.attr in ("to", "cuda")):
             return
         inner, chain = _through_host_ops(func.value)
+        through_name = inner is None and not chain and _rebinds_itself(node, ctx)
+        if through_name:  # p = torch.tensor(...) / p = p.to(d): through a name, on the next line
+            inner, chain = _through_host_ops(through_name)
         if inner is None:
             return
         q = ctx.qualname(inner.func) or ""
         name = q[len("torch."):] if q.startswith("torch.") else None
-        if name not in _FACTORIES:
+        legacy = name is not None and ctx.legacy_constructor(inner.func) == name \
+            and all(_data_arg(a, ctx) for a in inner.args)  # not torch.cuda.FloatTensor
+        if name is None or name not in _FACTORIES and not legacy:
             return
         fkw = keywords(inner)
         tkw = keywords(node)
@@ -168,6 +192,10 @@ class FactoryThenTransfer(Rule):
         if what is None:
             return
         kind, value = what
+        if through_name and kind == "dtype":
+            return  # p = torch.tensor(ints); p = p.to(torch.int64): most likely a no-op
+        if legacy and kind == "dtype":
+            return  # torch.DoubleTensor(d).to(torch.float64): its dtype is in its name
         if chain and kind == "dtype":
             return  # a dtype= on the factory is not a cast after a view, or after another cast
         if kind == "device" and value is not None and _on_the_host(value) \
@@ -185,12 +213,17 @@ class FactoryThenTransfer(Rule):
             fixable = all(isinstance(a, ast.Constant) and type(a.value) is int for a in inner.args) \
                 and not fkw
         f = short(ctx.text(inner), 32)
-        t = short(ctx.text(node)[len(ctx.text(inner)):], 32)
+        t = short(ctx.text(node)[len(ctx.text(func.value)):] if through_name
+                  else ctx.text(node)[len(ctx.text(inner)):], 32)
+        if through_name:
+            f = f"{ctx.text(func.value)} = {f}; {ctx.text(func.value)}"
         verb = "converts it" if kind == "dtype" else "moves it" if kind == "device" else "moves or converts it"
-        if kind == "unknown" or value is None or not fixable:
+        if kind in ("unknown", "tensor") or value is None or not fixable or legacy or through_name:
             caveat = " (a random factory then draws other numbers)" if name in _RANDOM and kind != "dtype" else ""
-            advice = f"pass {'device=/dtype=' if kind == 'unknown' else kind + '='} to torch.{name}"
-            if chain and kind == "unknown":  # a dtype= on the factory is not a cast after the ops
+            advice = f"pass {kind + '=' if kind in ('device', 'dtype') else 'device=/dtype='} to torch.{name}"
+            if legacy:  # torch.Tensor takes device= but not dtype= (checked with torch)
+                advice = f"build it there: torch.{name}(..., device=...), or torch.tensor(..., dtype=..., device=...)"
+            elif chain and kind == "unknown" and len(node.args) == 1:  # dtype= on the factory: not a cast after
                 advice = f"if {short(ctx.text(node.args[0]))} is a device, pass device= to torch.{name}"
             ctx.report(self.code, node, f"{f}{t} builds the tensor on the host and then {verb}: "
                        f"{advice}{caveat}")
@@ -222,6 +255,8 @@ class FactoryThenTransfer(Rule):
             if isinstance(a, ast.Constant) and type(a.value) is int:
                 return "device", f'"cuda:{a.value}"'
             return "device", None  # .cuda(rank): a device, as an expression the fix won't move
+        if len(node.args) == 2 and not kw:
+            return _device_and_dtype(node.args[0], node.args[1], ctx)
         if len(node.args) + len(kw) != 1:
             return None
         if kw:
@@ -243,8 +278,12 @@ class FactoryThenTransfer(Rule):
             return "dtype", ctx.text(a)
         if kw:  # .to(dtype=d): a dtype, maybe one the factory does not support
             return "dtype", None
+        # .to(other) of a tensor: its dtype and device, a copy unless it is on the host in the
+        # default dtype (x.to(t) is x): what may have been built on the host is not reported
+        if ctx.may_be_host_made(a):
+            return None
         if ctx.is_tensor(a):
-            return None  # .to(other): both dtype and device of another tensor
+            return None if ctx.fix_blocker is not None else ("tensor", None)
         return "unknown", None
 
 
@@ -263,6 +302,46 @@ def _through_host_ops(node: ast.AST) -> tuple:
     if not isinstance(node, ast.Call):
         return None, chain
     return node, chain[::-1]
+
+
+def _device_and_dtype(a: ast.AST, b: ast.AST, ctx) -> Optional[tuple]:
+    """``.to(a, b)``: ``to(device, dtype)``, or ``to(dtype, non_blocking)``,
+    ``to(other, non_blocking)`` (checked with torch): a move or a conversion unless both
+    are None (``.to(None, None)`` is the tensor itself) or ``b`` is a flag."""
+    if isinstance(b, ast.Constant) or isinstance(a, ast.Constant) and (a.value is None or _on_the_host(ctx.text(a))):
+        return None  # .to(x, True): non_blocking; .to(None, d), .to("cpu", d): a conversion
+    if ctx.qualname(a) in _DTYPES or ctx.is_tensor(a):
+        return None  # .to(torch.float64, flag), .to(t, flag): b is non_blocking
+    return "unknown", None
+
+
+def _data_arg(a: ast.AST, ctx) -> bool:
+    """An argument of ``torch.Tensor(...)`` that is data or a size, never a tensor (which
+    ``torch.Tensor(t)`` would alias, wherever it is)."""
+    return isinstance(a, (ast.List, ast.Tuple, ast.ListComp, ast.Constant)) or ctx.is_not_tensor(a)
+
+
+def _rebinds_itself(node: ast.Call, ctx) -> Optional[ast.AST]:
+    """The factory call in ``p = torch.tensor(...)`` when ``node`` is ``p.to(...)`` in
+    ``p = p.to(...)`` on the statement right after it (nothing reads ``p`` in between,
+    and the host tensor is not read after: the name now holds the moved one)."""
+    recv = node.func.value  # type: ignore[attr-defined]
+    if not isinstance(recv, ast.Name) or any(
+            isinstance(n, ast.Name) and n.id == recv.id for a in node.args + [k.value for k in node.keywords]
+            for n in ast.walk(a)):
+        return None
+    pair = ctx.statement_and_previous(node)
+    if pair is None:
+        return None
+    before, stmt = pair
+    if not (_assigns(stmt, recv.id) and stmt.value is node and _assigns(before, recv.id)):
+        return None
+    return before.value if isinstance(before.value, ast.Call) else None
+
+
+def _assigns(stmt: ast.AST, name: str) -> bool:
+    return isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+        and stmt.targets[0].id == name
 
 
 def _plain_arg(a: ast.AST) -> bool:

@@ -1,0 +1,186 @@
+"""May a tensor have been built on the host?  (TRC112's ``.to(other)`` of a tensor.)
+
+``torch.zeros(3).to(t)`` of a tensor ``t`` built on the host in the default dtype is the
+tensor itself: no copy.  :func:`may_be_host_made` answers generously (a "maybe" keeps a
+report away): it follows the expression's receivers down to a factory call, a ``.cpu()``
+or ``.to("cpu")``, a name or an attribute, and for a name every binding of it in its scope
+(the function that binds it, else the module), for an attribute every store of that
+attribute name and every ``register_buffer`` of it anywhere in the module.  Unpacking,
+loop targets and other bindings it cannot read are not host evidence (as a parameter is
+not): the rule reports ``.to(y)`` of an unknown ``y`` already, and this only keeps quiet
+where the module shows a host build.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Any, Callable, Iterator, List, Optional, Set, Tuple
+
+from .locallists import enclosing_scope
+from .torchapi import DTYPE_NAMES, LEGACY_CONSTRUCTORS
+
+Qualname = Callable[[ast.AST], Optional[str]]
+
+#: torch functions that build a tensor on the host (the default device) without ``device=``
+HOST_MAKERS = frozenset("""
+    zeros ones full eye tensor empty arange linspace logspace rand randn randint randperm
+    as_tensor from_numpy empty_strided normal bernoulli frombuffer asarray
+    """.split()) | LEGACY_CONSTRUCTORS
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+_DEPTH = 6
+
+
+def may_be_host_made(tree: ast.AST, node: ast.AST, qualname: Qualname, depth: int = 0,
+                     seen: Optional[Set[str]] = None) -> bool:
+    """Might ``node`` be a tensor built on the host (see the module's docstring)?  ``seen``:
+    the names followed already (``t = t.float()`` adds no origin to ``t``'s others)."""
+    seen = set() if seen is None else seen
+    if depth > _DEPTH:
+        return False  # a long chain of names: no evidence read
+    while True:
+        if isinstance(node, ast.Call):
+            q = qualname(node.func) or ""
+            if q.startswith("torch.") and q[6:] in HOST_MAKERS:  # no device=, or device="cpu"
+                return all(k.arg != "device" and k.arg is not None or k.arg == "device" and _names_cpu(k.value)
+                           for k in node.keywords)
+            args = node.args + [k.value for k in node.keywords]
+            if isinstance(node.func, ast.Attribute) and node.func.attr in ("to", "cuda", "cpu"):
+                if node.func.attr == "cuda" or any(_names_device(a) for a in args):
+                    return False
+                if node.func.attr == "cpu" or any(_names_cpu(a) for a in args):
+                    return True
+                if not all(_names_dtype(a, qualname) for a in args):  # where the argument is
+                    return any(may_be_host_made(tree, a, qualname, depth + 1, seen) for a in args)
+            elif any(may_be_host_made(tree, a, qualname, depth + 1, seen) for a in node.args):
+                return True  # built where an argument is, maybe the host
+            if q.startswith("torch.") or not isinstance(node.func, ast.Attribute):
+                return False
+            node = node.func.value  # a method: its receiver's device (or the one it names)
+        elif isinstance(node, ast.Subscript):
+            node = node.value
+        elif isinstance(node, (ast.Starred, ast.NamedExpr)):
+            node = node.value
+        else:
+            break
+    if isinstance(node, (ast.IfExp, ast.BoolOp, ast.BinOp, ast.List, ast.Tuple)):
+        return any(may_be_host_made(tree, c, qualname, depth + 1, seen) for c in ast.iter_child_nodes(node)
+                   if isinstance(c, ast.expr))
+    if isinstance(node, ast.Name):
+        key, values = node.id, lambda: _name_bindings(tree, node)
+    elif isinstance(node, ast.Attribute) and node.attr not in ("device", "dtype", "data"):
+        attr = node.attr
+        key, values = "." + attr, lambda: list(_attribute_bindings(tree, attr))
+    else:
+        return False
+    if key in seen:
+        return False
+    seen.add(key)
+    return any(v is not None and may_be_host_made(tree, v, qualname, depth + 1, seen) for v in values())
+
+
+def _names_dtype(a: ast.AST, qualname: Qualname) -> bool:
+    """``torch.float16``, ``x.dtype``: a dtype (``.to(dtype)`` keeps the receiver's device)."""
+    q = qualname(a) or ""
+    return isinstance(a, ast.Attribute) and a.attr == "dtype" or q.startswith("torch.") and q[6:] in DTYPE_NAMES
+
+
+def _names_device(a: ast.AST) -> bool:
+    """A string literal that names a device other than the host (``"cuda:0"``, ``"meta"``)."""
+    return isinstance(a, ast.Constant) and isinstance(a.value, str) and not _names_cpu(a)
+
+
+def _names_cpu(a: ast.AST) -> bool:
+    """``"cpu"``, ``"cpu:0"``, ``torch.device("cpu")``."""
+    if isinstance(a, ast.Call) and isinstance(a.func, ast.Attribute) and a.func.attr == "device" \
+            and len(a.args) == 1 and not a.keywords:
+        a = a.args[0]
+    return isinstance(a, ast.Constant) and isinstance(a.value, str) and a.value.split(":")[0] == "cpu"
+
+
+def _name_bindings(tree: ast.AST, name: ast.Name) -> List[Optional[ast.AST]]:
+    """The values bound to ``name`` in the scope that binds it: None for a binding whose
+    value cannot be read off (unpacking, ``for``, ``with ... as``, ``global`` and the like,
+    which count as "maybe")."""
+    scope = enclosing_scope(tree, name)
+    while True:
+        found = list(_bindings_in(scope, name.id))
+        if found or isinstance(scope, ast.Module):
+            return found
+        if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            a = scope.args
+            if any(p.arg == name.id for p in a.posonlyargs + a.args + a.kwonlyargs):
+                return []  # a parameter, never rebound: nothing shows where it was built
+        scope = enclosing_scope(tree, scope)
+
+
+def _bindings_in(scope: ast.AST, name: str) -> Iterator[Optional[ast.AST]]:
+    stack = list(ast.iter_child_nodes(scope))
+    while stack:
+        n = stack.pop()
+        if isinstance(n, _SCOPES):
+            if getattr(n, "name", None) == name:
+                yield None
+            continue  # another scope's names
+        if isinstance(n, (ast.Global, ast.Nonlocal)) and name in n.names:
+            yield None
+        elif isinstance(n, ast.Assign) and any(_binds(t, name) for t in n.targets):
+            yield n.value if any(isinstance(t, ast.Name) and t.id == name for t in n.targets) else None
+        elif isinstance(n, (ast.AnnAssign, ast.NamedExpr)) and n.value is not None and _binds(n.target, name):
+            yield n.value if isinstance(n.target, ast.Name) else None
+        elif isinstance(n, (ast.For, ast.AsyncFor, ast.comprehension)) and _binds(n.target, name):
+            yield None
+        elif isinstance(n, ast.withitem) and n.optional_vars is not None and _binds(n.optional_vars, name):
+            yield None
+        elif isinstance(n, (ast.Import, ast.ImportFrom, ast.ExceptHandler, ast.Delete)):
+            if any(_binds(t, name) for t in getattr(n, "targets", [])) or getattr(n, "name", None) == name \
+                    or any((a.asname or a.name).split(".")[0] == name for a in getattr(n, "names", [])):
+                yield None
+        stack.extend(ast.iter_child_nodes(n))
+
+
+def _binds(target: ast.AST, name: str) -> bool:
+    return any(isinstance(t, ast.Name) and t.id == name for t in ast.walk(target))
+
+
+def _attribute_bindings(tree: ast.AST, attr: str) -> Iterator[Optional[ast.AST]]:
+    """Every value stored in an attribute named ``attr`` anywhere in the module, and every
+    tensor registered under that name (``register_buffer("attr", value)``)."""
+    for n in ast.walk(tree):
+        if isinstance(n, (ast.Assign, ast.AnnAssign)):
+            targets = n.targets if isinstance(n, ast.Assign) else [n.target]
+            for t in targets:
+                if any(isinstance(a, ast.Attribute) and a.attr == attr for a in ast.walk(t)):
+                    yield n.value if isinstance(t, ast.Attribute) and n.value is not None else None
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) \
+                and n.func.attr in ("register_buffer", "register_parameter") \
+                and len(n.args) > 1 and isinstance(n.args[0], ast.Constant) and n.args[0].value == attr:
+            yield n.args[1]  # a buffer built on the host stays there unless the module is moved
+
+
+def statement_and_previous(tree: ast.AST, node: ast.AST) -> Optional[Tuple[ast.stmt, ast.stmt]]:
+    """The statement before the innermost statement holding ``node`` in its block, and that
+    statement; None when it opens its block (found by position, down one path)."""
+    t: Any = node
+    start, end = (t.lineno, t.col_offset), (t.end_lineno, t.end_col_offset)
+    found: Optional[Tuple[ast.stmt, ast.stmt]] = None
+    parent: Optional[ast.AST] = tree
+    while parent is not None:
+        blocks = [getattr(parent, f) for f in _BLOCKS if isinstance(getattr(parent, f, None), list)]
+        parent = None
+        for block in blocks:
+            for i, s in enumerate(block):
+                if isinstance(s, ast.match_case):
+                    if any(_holds(c, start, end) for c in s.body):
+                        parent = s
+                    continue
+                if _holds(s, start, end):
+                    if isinstance(s, ast.stmt):
+                        found = (block[i - 1], s) if i and isinstance(block[i - 1], ast.stmt) else None
+                    parent = s
+    return found
+
+
+_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
+def _holds(s: Any, start: tuple, end: tuple) -> bool:
+    return (s.lineno, s.col_offset) <= start and end <= (s.end_lineno, s.end_col_offset)
