@@ -13,9 +13,9 @@ where the module shows a host build.
 from __future__ import annotations
 
 import ast
-from typing import Any, Callable, Iterator, List, Optional, Set, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Set, Tuple
 
-from .locallists import enclosing_scope
+from .scopes import enclosing_scope
 from .torchapi import DTYPE_NAMES, LEGACY_CONSTRUCTORS
 
 Qualname = Callable[[ast.AST], Optional[str]]
@@ -143,17 +143,30 @@ def _binds(target: ast.AST, name: str) -> bool:
 
 def _attribute_bindings(tree: ast.AST, attr: str) -> Iterator[Optional[ast.AST]]:
     """Every value stored in an attribute named ``attr`` anywhere in the module, and every
-    tensor registered under that name (``register_buffer("attr", value)``)."""
+    tensor registered under that name (``register_buffer("attr", value)``): from an index of
+    the module's attribute stores, made once per tree (the last one linted is kept)."""
+    if _INDEX[0] is not tree:
+        _INDEX[:] = [tree, _attribute_stores(tree)]
+    return iter(_INDEX[1].get(attr, ()))
+
+
+_INDEX: List[Any] = [None, {}]
+
+
+def _attribute_stores(tree: ast.AST) -> Dict[str, List[Optional[ast.AST]]]:
+    stores: Dict[str, List[Optional[ast.AST]]] = {}
     for n in ast.walk(tree):
         if isinstance(n, (ast.Assign, ast.AnnAssign)):
             targets = n.targets if isinstance(n, ast.Assign) else [n.target]
             for t in targets:
-                if any(isinstance(a, ast.Attribute) and a.attr == attr for a in ast.walk(t)):
-                    yield n.value if isinstance(t, ast.Attribute) and n.value is not None else None
+                for a in {a.attr for a in ast.walk(t) if isinstance(a, ast.Attribute)}:
+                    stores.setdefault(a, []).append(
+                        n.value if isinstance(t, ast.Attribute) and n.value is not None else None)
         elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) \
                 and n.func.attr in ("register_buffer", "register_parameter") \
-                and len(n.args) > 1 and isinstance(n.args[0], ast.Constant) and n.args[0].value == attr:
-            yield n.args[1]  # a buffer built on the host stays there unless the module is moved
+                and len(n.args) > 1 and isinstance(n.args[0], ast.Constant) and isinstance(n.args[0].value, str):
+            stores.setdefault(n.args[0].value, []).append(n.args[1])  # a host buffer stays there
+    return stores
 
 
 def statement_and_previous(tree: ast.AST, node: ast.AST) -> Optional[Tuple[ast.stmt, ast.stmt]]:
