@@ -183,15 +183,19 @@ def list_reads_safe(ev, name: ast.Name) -> bool:
     ..., or a builtin that reads (``len``, ``zip``, ``sorted``...; not shadowed).  Any other
     read (a call, another name, a display, ``xs[i] = v``, ``del xs[i]``, ``xs += ...``) may
     store into it.  Decided once per scope and name."""
+    return _per_scope(ev, name, "_list_reads", lambda scope, text: _reads_only(ev, scope, name.id, text))
+
+
+def _per_scope(ev, name: ast.Name, memo_name: str, decide) -> bool:
+    """``decide(scope, text)`` for the scope ``name`` is read in, once per walker, scope and name."""
     tree = getattr(ev, "tree", None)
     if tree is None:
         return False
     scope = scope_of(ev, tree, name)
-    memo = ev.__dict__.setdefault("_list_reads", {})
+    memo = ev.__dict__.setdefault(memo_name, {})
     key = (id(scope), name.id)
     if key not in memo:
-        text = ev.source if isinstance(scope, ast.Module) else ev.idx.text(scope)
-        memo[key] = _reads_only(ev, scope, name.id, text)
+        memo[key] = decide(scope, ev.source if isinstance(scope, ast.Module) else ev.idx.text(scope))
     return memo[key]
 
 
@@ -276,20 +280,13 @@ def mapping_reads_safe(ev, name: ast.Name) -> bool:
     ``items()``/``get()``/``copy()``..., ``m.to(...)`` as a statement or rebinding the same
     name (it returns the mapping itself), ``**m``/``*m``, iteration, tests, comparisons,
     ``return m``, an f-string, ``len``/``dict``/``list`` of it."""
-    tree = getattr(ev, "tree", None)
-    if tree is None:
-        return False
-    scope = scope_of(ev, tree, name)
-    memo = ev.__dict__.setdefault("_mapping_reads", {})
-    key = (id(scope), name.id)
-    if key not in memo:
-        text = ev.source if isinstance(scope, ast.Module) else ev.idx.text(scope)
+    def decide(scope: ast.AST, text: str) -> bool:
         found = uses_in_scope(scope, name.id, text)
-        memo[key] = found is not None and all(
+        return found is not None and all(
             not isinstance(n.ctx, ast.Del) and (isinstance(n.ctx, ast.Store) and not isinstance(p, ast.AugAssign)
                                                 or isinstance(n.ctx, ast.Load) and _mapping_read(ev, n, p, found[1]))
             for n, p in found[0])
-    return memo[key]
+    return _per_scope(ev, name, "_mapping_reads", decide)
 
 
 def _mapping_read(ev, node: ast.Name, parent: ast.AST, parents) -> bool:

@@ -42,11 +42,7 @@ def walk_loop(w, s: Loop, enter: Callable[[], object]) -> bool:
     head, _ = _silent(w, s, enter, entry, entry)
     for attempt in range(2):
         saved, w.held = w.held, ([] if w.reporting else None)
-        w.env = dict(head)
-        w.loops.append({"breaks": [], "continues": []})
-        enter()
-        end = w.block(s.body)
-        ctl = w.loops.pop()
+        end, ctl = _pass(w, s, enter, head)
         held, w.held = w.held, saved
         again = w.join_envs([head] + ([] if end else [w.env]) + ctl["continues"])
         if held is None or not moved(head, again):
@@ -74,13 +70,18 @@ def walk_loop(w, s: Loop, enter: Callable[[], object]) -> bool:
 def _silent(w, s: Loop, enter: Callable[[], object], entry: Env, start: Env) -> Tuple[Env, bool]:
     """One silent pass from ``start``: the head it leads to, and whether the body ended every path."""
     saved, w.reporting = w.reporting, False
+    end, ctl = _pass(w, s, enter, start)
+    w.reporting = saved
+    return w.join_envs([entry] + ([] if end else [w.env]) + ctl["continues"]), end
+
+
+def _pass(w, s: Loop, enter: Callable[[], object], start: Env) -> Tuple[bool, Dict[str, List[Env]]]:
+    """Walk the body once from ``start``: whether it ended every path, and its breaks and continues."""
     w.env = dict(start)
     w.loops.append({"breaks": [], "continues": []})
     enter()
     end = w.block(s.body)
-    ctl = w.loops.pop()
-    w.reporting = saved
-    return w.join_envs([entry] + ([] if end else [w.env]) + ctl["continues"]), end
+    return end, w.loops.pop()
 
 
 def _fixpoint(w, s: Loop, enter: Callable[[], object], entry: Env, head: Env) -> Env:
