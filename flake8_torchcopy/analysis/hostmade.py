@@ -144,13 +144,14 @@ def _binds(target: ast.AST, name: str) -> bool:
 def _attribute_bindings(tree: ast.AST, attr: str) -> Iterator[Optional[ast.AST]]:
     """Every value stored in an attribute named ``attr`` anywhere in the module, and every
     tensor registered under that name (``register_buffer("attr", value)``): from an index of
-    the module's attribute stores, made once per tree (the last one linted is kept)."""
-    if _INDEX[0] is not tree:
-        _INDEX[:] = [tree, _attribute_stores(tree)]
-    return iter(_INDEX[1].get(attr, ()))
+    the module's attribute stores, made once per tree and kept on the tree (it goes with it)."""
+    stores = tree.__dict__.get(_INDEX)
+    if stores is None:
+        stores = tree.__dict__[_INDEX] = _attribute_stores(tree)
+    return iter(stores.get(attr, ()))
 
 
-_INDEX: List[Any] = [None, {}]
+_INDEX = "_torchcopy_attribute_stores"  # the tree's own attribute that holds its index
 
 
 def _attribute_stores(tree: ast.AST) -> Dict[str, List[Optional[ast.AST]]]:

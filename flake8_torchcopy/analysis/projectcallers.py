@@ -39,7 +39,7 @@ from __future__ import annotations
 import ast
 import os
 import re
-from typing import Dict, List, Optional, Set, Tuple, cast
+from typing import Dict, List, Optional, Sequence, Set, Tuple, cast
 
 from ..source import word_offsets
 from .callsites import CallSites, ClosedFunction
@@ -91,7 +91,7 @@ class _Package:
             if file is not None and file.text is None:
                 self.unreadable = True
             texts.append("" if file is None or file.text is None else file.text)
-        self.reaching: Dict[str, Set[int]] = {}  # name -> files where it may name another's
+        reaching: Dict[str, List[int]] = {}  # name -> files where it may name another's
         for k, text in enumerate(texts):
             words: Set[str] = set()
             if _STAR.search(text):  # every private word (and some pieces of words)
@@ -105,13 +105,16 @@ class _Package:
                 words.update(_REACHING[2].findall(text))
                 words.update(_import_words(text))
             for w in words:
-                self.reaching.setdefault(w, set()).add(k)
+                reaching.setdefault(w, []).append(k)
+        # tuples of ints: the collector stops tracking them (sets it walks at every full
+        # collection of the flake8 process, a third of its objects on torch)
+        self.reaching: Dict[str, Tuple[int, ...]] = {w: tuple(ks) for w, ks in reaching.items()}
 
-    def holding(self, name: str) -> Set[int]:
+    def holding(self, name: str) -> Sequence[int]:
         """The files that may name the function ``name`` of another module (see above)."""
         if not name.startswith("_"):  # a public name (public-helpers): every file holding it
-            return {k for k, path in enumerate(self.files) if _holds(path, name)}
-        return self.reaching.get(name, set())
+            return [k for k, path in enumerate(self.files) if _holds(path, name)]
+        return self.reaching.get(name, ())
 
 
 def _import_words(text: str) -> List[str]:
