@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Any, Dict, List, Optional, Tuple, cast
+from typing import Any, Dict, List, Optional, Set, Tuple, cast
 
 from .torchapi import LEGACY_CONSTRUCTORS
 
@@ -30,33 +30,54 @@ def uses_in_scope(scope: ast.AST, name: str, source_text: str) -> Optional[Tuple
     """Every occurrence of ``name`` in ``scope`` (a function or the module) with its parent,
     and the parent of each node walked; None where the scope is not followed: a class body
     or a lambda, ``locals()``-like access, ``name`` a parameter or declared
-    ``global``/``nonlocal``, or used (or defined) in a nested scope."""
+    ``global``/``nonlocal``, or used (or defined) in a nested scope.  The scope is walked
+    once for every name asked about (its index is kept on the scope's node)."""
     if _DYNAMIC.search(source_text):
         return None
     if not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)):
         return None
-    if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        a = scope.args
-        if any(p.arg == name for p in a.posonlyargs + a.args + a.kwonlyargs + [x for x in (a.vararg, a.kwarg) if x]):
-            return None
-    uses: Uses = []
-    parents: Parents = {}
-    stack: List[Tuple[ast.AST, ast.AST]] = [(s, scope) for s in scope.body]
-    while stack:
-        node, parent = stack.pop()
-        parents[id(node)] = parent
-        if isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names:
-            return None
-        if isinstance(node, _SCOPES):
-            if any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node)) \
-                    or not isinstance(node, ast.Lambda) and node.name == name:
-                return None
-            continue
-        if isinstance(node, ast.Name) and node.id == name:
-            uses.append((node, parent))
-        for child in ast.iter_child_nodes(node):
-            stack.append((child, node))
-    return uses, parents
+    index = scope.__dict__.get(_INDEX)
+    if index is None:
+        index = scope.__dict__[_INDEX] = _ScopeIndex(scope)
+    if name in index.refused:
+        return None
+    return index.uses.get(name, []), index.parents
+
+
+_INDEX = "_torchcopy_scope_uses"  # the scope node's own attribute that holds its index
+
+
+class _ScopeIndex:
+    """One walk of a scope's own nodes: the uses of each name with their parents, the
+    parent of each node, and the names it does not follow (parameters, ``global`` and
+    ``nonlocal`` names, names used or defined in a nested scope)."""
+
+    def __init__(self, scope: ast.AST) -> None:
+        self.uses: Dict[str, Uses] = {}
+        self.parents: Parents = {}
+        self.refused: Set[str] = set()
+        if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            a = scope.args
+            params = a.posonlyargs + a.args + a.kwonlyargs + [x for x in (a.vararg, a.kwarg) if x]
+            self.refused.update(p.arg for p in params)
+        # the scope's own statements get no parent: the index, kept on the scope, holds no
+        # reference to it (a cycle would leave the whole tree to the cyclic collector)
+        stack: List[Tuple[ast.AST, Optional[ast.AST]]] = [(s, None) for s in getattr(scope, "body", [])]
+        while stack:
+            node, parent = stack.pop()
+            if parent is not None:
+                self.parents[id(node)] = parent
+            if isinstance(node, (ast.Global, ast.Nonlocal)):
+                self.refused.update(node.names)
+            if isinstance(node, _SCOPES):
+                self.refused.update(n.id for n in ast.walk(node) if isinstance(n, ast.Name))
+                if not isinstance(node, ast.Lambda):
+                    self.refused.add(node.name)
+                continue
+            if isinstance(node, ast.Name) and parent is not None:
+                self.uses.setdefault(node.id, []).append((node, parent))
+            for child in ast.iter_child_nodes(node):
+                stack.append((child, node))
 
 
 def list_stays_local(scope: ast.AST, name: str, source_text: str, constructors) -> bool:

@@ -78,20 +78,25 @@ class Module:
         local = _locals(func)
 
         def qualname(node: ast.AST) -> Optional[str]:
-            if isinstance(node, ast.Name):
-                name = node.id
-                if name in local or not bound_once(name, self.names):
-                    return None
-                if name in self.imports:
-                    return self.imports[name]
+            attrs: List[str] = []
+            while isinstance(node, ast.Attribute):  # a loop: no closure that calls itself
+                attrs.append(node.attr)
+                node = node.value
+            if not isinstance(node, ast.Name):
+                return None
+            name = node.id
+            if name in local or not bound_once(name, self.names):
+                return None
+            base: Optional[str] = None
+            if name in self.imports:
+                base = self.imports[name]
+            else:
                 found = self.from_imports.get(name)
                 if found is not None and not found[0] and found[1]:
-                    return f"{found[1]}.{found[2]}"
+                    base = f"{found[1]}.{found[2]}"
+            if base is None or attrs and not base:
                 return None
-            if isinstance(node, ast.Attribute):
-                base = qualname(node.value)
-                return f"{base}.{node.attr}" if base else None
-            return None
+            return ".".join([base] + attrs[::-1])
 
         return qualname
 

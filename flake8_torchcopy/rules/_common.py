@@ -3,7 +3,7 @@ expressions (:func:`hole`, :func:`code`), and the ``detach().clone()`` replaceme
 from __future__ import annotations
 
 import ast
-from typing import Dict, List, Optional, Tuple, Union
+from typing import Dict, List, Optional, Tuple, Union, cast
 
 from ..finding import SAFE, UNSAFE, Edit, Fix, Hole, Replacement
 
@@ -123,7 +123,22 @@ def is_simple(node: ast.AST) -> bool:
 
 
 def same_expr(a: ast.AST, b: ast.AST) -> bool:
-    return ast.dump(a) == ast.dump(b)
+    """Do ``a`` and ``b`` read the same (``ast.dump`` equal: fields, not positions)?  Compared
+    node by node, with no text built."""
+    pairs: List[Tuple[object, object]] = [(a, b)]
+    while pairs:
+        x, y = pairs.pop()
+        if x.__class__ is not y.__class__:
+            return False
+        if isinstance(x, ast.AST):
+            pairs.extend((getattr(x, f, None), getattr(y, f, None)) for f in x._fields)
+        elif isinstance(x, list):
+            if len(x) != len(cast(list, y)):
+                return False
+            pairs.extend(zip(x, cast(list, y)))
+        elif x != y:
+            return False
+    return True
 
 
 def swap_edit(ctx, outer: ast.Call, inner: ast.Call) -> Tuple[Edit, str]:
