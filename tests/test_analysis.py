@@ -166,6 +166,15 @@ def test_annotations_count_only_when_trusted():
     assert findings[0].fix is not None and not findings[0].fix.safe
 
 
+def test_trusted_annotation_reaches_transfer_then_detach():
+    src = "import torch\ndef f(x: torch.Tensor):\n    return x.cpu().detach()\n"
+    assert codes(src) == []
+    (finding,) = lint_source(src, options=Options(trust_annotations=True))
+    assert finding.code == "TRC110" and finding.fix is not None and not finding.fix.safe
+    batch = "import torch\ndef f(x):\n    return x.cpu().detach()\n"  # no annotation: no claim
+    assert lint_source(batch, options=Options(trust_annotations=True)) == []
+
+
 def test_default_device_and_jit_make_fixes_unsafe():
     base = "import torch\nx = torch.ones(2)\ny = torch.tensor(x)\n"
     assert lint_source(base)[0].fix.safe

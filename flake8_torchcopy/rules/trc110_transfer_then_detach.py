@@ -44,7 +44,8 @@ class TransferThenDetach(Rule):
         "reported when `t` is not proven a tensor: graph batches and other containers have "
         "`cpu`, `to` and `detach` methods of their own; where the proof is only an isinstance "
         "check or derived from a parameter (a Tensor subclass may override them), the fix is "
-        "unsafe."
+        "unsafe. With `--trust-annotations`, a parameter annotated `torch.Tensor` counts as a "
+        "tensor, with an unsafe fix."
     )
     triggers = (("detach",),)
     # the detach, and the transfer it follows (``.cpu(``, ``.to(``...)
@@ -92,7 +93,7 @@ class TransferThenDetach(Rule):
         if inner is None:
             return
         receiver = inner.func.value  # type: ignore[attr-defined]  # detach_after: func is an Attribute
-        if not ctx.is_tensor(receiver) or ctx.qualname(receiver) is not None:
+        if ctx.tensor_kind(receiver) is None or ctx.qualname(receiver) is not None:
             return
         if ctx.recording_off(node):
             return  # under no_grad/inference_mode the transfer records nothing
