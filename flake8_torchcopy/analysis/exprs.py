@@ -28,7 +28,7 @@ from .callsites import NO_CALLSITES, CallSites
 from .returns import returns_tensor
 from .sizes import SizeArithmetic
 from .subclasses import SubclassCaveats
-from .summaries import store_counts, tensor_attributes
+from .summaries import MAYBE_NONE, store_counts, tensor_attributes
 from .symbolic import Mono, Sym
 from .methodlayouts import const_int, elementwise_layout, permuted_origin
 from .modulescan import holds_view
@@ -79,8 +79,9 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
         self.path: Optional[str] = None  # the linted file: its imports of its own package are followed
         self.imported_from: Dict[int, tuple] = {}  # id(value) -> (value, level, module, name)
 
-    def attribute_is_tensor(self, attr: str) -> bool:
-        """Is ``self.<attr>`` a tensor in the method being walked (module summary)?"""
+    def attribute_is_tensor(self, attr: str):
+        """Is ``self.<attr>`` a tensor in the method being walked (module summary)?  True, or
+        :data:`.summaries.MAYBE_NONE` (a tensor or None), or False: not known."""
         cls = self.method_of
         if cls is None:
             return False
@@ -288,8 +289,12 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
         if base.kind == UNKNOWN and base.sizes is not None and attr in ("T", "mT", "mH", "H"):
             return sem.attribute_layout(base, attr)
         if self.self_value is not None and isinstance(node.value, ast.Name) \
-                and self.lookup(node.value.id) is self.self_value and self.attribute_is_tensor(attr):
-            return Value(TENSOR)
+                and self.lookup(node.value.id) is self.self_value:
+            known = self.attribute_is_tensor(attr)
+            if known is True:
+                return Value(TENSOR)
+            if known == MAYBE_NONE:
+                return Value(UNKNOWN, some=True)  # a tensor, or None (a test may have ruled it out)
         if isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
             return Value(UNKNOWN, mono=Mono.sym(Sym(f"{node.value.id}.{attr}", "attr")))
         return UNKNOWN_VALUE

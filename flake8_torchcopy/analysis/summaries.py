@@ -44,6 +44,7 @@ from .scopes import _FUNCS, _first_param
 from .torchapi import MODULE_ATTRIBUTES
 from .torchsem import TENSOR_CONSTRUCTORS
 
+MAYBE_NONE = "tensor or None"  # an attribute some stores set to None, the others to a tensor
 _MODULE_BASES = frozenset({"torch.nn.Module", "torch.nn.modules.module.Module"})
 
 
@@ -199,8 +200,9 @@ class _Attributes(Mapping):
 
     def __init__(self, cls: ast.ClassDef, candidates: List[str], qualname: Qualname,
                  tree: Optional[ast.AST], assigned: Counter, registered: Counter,
-                 inherit: Optional[tuple] = None) -> None:
+                 inherit: Optional[tuple] = None, nullable: frozenset = frozenset()) -> None:
         self._candidates = frozenset(candidates)
+        self._nullable = nullable
         self._pending: Optional[tuple] = (cls, candidates, _weak(qualname), tree, assigned, registered, inherit)
         self._out: Dict[str, bool] = {}
 
@@ -214,9 +216,11 @@ class _Attributes(Mapping):
         return self._out
 
     def get(self, key, default=None):
+        """True: a tensor; MAYBE_NONE: a tensor or None (every store one of them); else ``default``."""
         if key not in self._candidates:
             return default
-        return self._decided().get(key, default)
+        found = self._decided().get(key, default)
+        return MAYBE_NONE if found is True and key in self._nullable else found
 
     def __getitem__(self, key):
         return self._decided()[key]
@@ -248,9 +252,14 @@ def tensor_attributes(cls: ast.ClassDef, stores_in_module: Counter, qualname: Qu
     answer, cheaper); ``tree``: the module (else the walker that owns ``qualname`` gives
     it)."""
     values, assigned, registered = _class_stores(cls, registers)
+
+    def made(v: Optional[ast.AST]) -> bool:
+        return isinstance(v, ast.Call) and qualname(v.func) in TENSOR_CONSTRUCTORS
+
     candidates = [attr for attr, vals in values.items()
                   if not _dunder(attr) and stores_in_module[attr] == assigned[attr]
-                  and all(isinstance(v, ast.Call) and qualname(v.func) in TENSOR_CONSTRUCTORS for v in vals)]
+                  and all(made(v) or _is_none(v) for v in vals) and any(made(v) for v in vals)]
+    nullable = frozenset(attr for attr in candidates if any(_is_none(v) for v in values[attr]))
     if _own_bases(cls, qualname) is None:
         return {}
     inherit = None
@@ -267,7 +276,11 @@ def tensor_attributes(cls: ast.ClassDef, stores_in_module: Counter, qualname: Qu
         inherit = (base, frozenset(extra)) if extra else None
     if not candidates:
         return {}
-    return _Attributes(cls, candidates, qualname, tree, assigned, registered, inherit)
+    return _Attributes(cls, candidates, qualname, tree, assigned, registered, inherit, nullable)
+
+
+def _is_none(v: Optional[ast.AST]) -> bool:
+    return isinstance(v, ast.Constant) and v.value is None
 
 
 def _decide(cls: ast.ClassDef, candidates: List[str], qualname: Qualname, tree: Optional[ast.AST],
