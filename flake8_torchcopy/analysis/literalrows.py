@@ -15,10 +15,10 @@ out may be grown: ``for p in pairs: p.append(0)``), and so is every form
 from __future__ import annotations
 
 import ast
-from typing import Optional, Set
+from typing import List, Optional, Set
 
 from . import layout as L
-from .locallists import uses_in_scope
+from .locallists import every_use
 from .methodlayouts import dim_size, rest_size
 from .scopes import enclosing_scope
 from .symbolic import Condition, Mono
@@ -46,19 +46,18 @@ def row_length(scope: ast.AST, name: str, call: ast.Call, source_text: str) -> O
     """``k`` when every item the list ``name`` holds in ``scope`` (a function or the module)
     is a fresh display of ``k`` items and nothing but the statements of ``scope`` fills it
     (``call`` is the one read of it allowed besides ``len`` and tests); else None."""
-    found = uses_in_scope(scope, name, source_text)
-    if found is None:
-        return None
-    uses, parents = found
     k: Set[int] = set()
-    stored = False
-    for node, parent in uses:
-        if isinstance(node.ctx, ast.Store):
-            if not _store(node, parent, parents, k):
-                return None
-            stored = True
-        elif not (isinstance(node.ctx, ast.Load) and _read(node, parent, parents, call, k)):
-            return None
+    stored: List[ast.Name] = []
+
+    def store(node: ast.Name, parent: ast.AST, parents) -> bool:
+        stored.append(node)
+        return _store(node, parent, parents, k)
+
+    def load(node: ast.Name, parent: ast.AST, parents) -> bool:
+        return _read(node, parent, parents, call, k)
+
+    if not every_use(scope, name, source_text, store, load):
+        return None
     return k.pop() if stored and len(k) == 1 and 0 not in k else None
 
 

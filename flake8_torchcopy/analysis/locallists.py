@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Any, Dict, List, Optional, Set, Tuple, cast
+from typing import Any, Callable, Dict, List, Optional, Set, Tuple, cast
 
 from .torchapi import LEGACY_CONSTRUCTORS
 
@@ -80,6 +80,25 @@ class _ScopeIndex:
                 stack.append((child, node))
 
 
+UseCheck = Callable[[ast.Name, ast.AST, Parents], bool]  # (occurrence, its parent, parents) -> ok
+
+
+def every_use(scope: ast.AST, name: str, source_text: str, store: UseCheck, load: UseCheck) -> bool:
+    """Is every occurrence of ``name`` in ``scope`` (:func:`uses_in_scope`, which must follow
+    it) a store that ``store`` accepts or a read that ``load`` accepts (``del``: neither)?"""
+    found = uses_in_scope(scope, name, source_text)
+    if found is None:
+        return False
+    uses, parents = found
+    for node, parent in uses:
+        if isinstance(node.ctx, ast.Store):
+            if not store(node, parent, parents):
+                return False
+        elif not (isinstance(node.ctx, ast.Load) and load(node, parent, parents)):
+            return False
+    return True
+
+
 def list_stays_local(scope: ast.AST, name: str, source_text: str, constructors) -> bool:
     """Is ``name`` in ``scope`` (a function or the module) only ever bound to a fresh list
     (``name = [...]``, ``name = [... for ...]``) and only read by ``name.append(x)``
@@ -87,19 +106,18 @@ def list_stays_local(scope: ast.AST, name: str, source_text: str, constructors) 
     (qualified-name check by the caller's ``constructors(call)``)?  Then no other name
     holds the list and nothing but those appends fills it: the analysis has seen every
     item.  What :func:`uses_in_scope` does not follow, and ``del``, refuse it."""
-    found = uses_in_scope(scope, name, source_text)
-    if found is None:
-        return False
-    uses, parents = found
-    for node, parent in uses:
-        if isinstance(node.ctx, ast.Store):
-            if not (isinstance(parent, (ast.Assign, ast.AnnAssign)) and parent.value is not None
-                    and isinstance(parent.value, (ast.List, ast.ListComp))
-                    and (getattr(parent, "target", None) is node or node in getattr(parent, "targets", ()))):
-                return False
-        elif not (isinstance(node.ctx, ast.Load) and _allowed_read(node, parent, parents, constructors)):
-            return False  # del
-    return any(isinstance(node.ctx, ast.Store) for node, _ in uses)
+    stored = []
+
+    def store(node: ast.Name, parent: ast.AST, parents: Parents) -> bool:
+        stored.append(node)
+        return isinstance(parent, (ast.Assign, ast.AnnAssign)) and parent.value is not None \
+            and isinstance(parent.value, (ast.List, ast.ListComp)) \
+            and (getattr(parent, "target", None) is node or node in getattr(parent, "targets", ()))
+
+    def load(node: ast.Name, parent: ast.AST, parents: Parents) -> bool:
+        return _allowed_read(node, parent, parents, constructors)
+
+    return every_use(scope, name, source_text, store, load) and bool(stored)
 
 
 _DICT_READS = frozenset({"keys", "values", "items", "get", "copy"})
@@ -111,21 +129,18 @@ def dict_sources(scope: ast.AST, name: str, source_text: str) -> Optional[frozen
     ``name[k]``, a call of ``name.keys``/``values``/``items``/``get``/``copy``, a test,
     ``k in name``, iteration or ``return name``: no other name holds the dict, nothing
     stores into it.  None otherwise (and where :func:`uses_in_scope` does not follow)."""
-    found = uses_in_scope(scope, name, source_text)
-    if found is None:
-        return None
-    uses, parents = found
     sources = set()
-    for node, parent in uses:
-        if isinstance(node.ctx, ast.Store):
-            if isinstance(parent, ast.Assign) and parent.targets == [node] \
-                    or isinstance(parent, ast.AnnAssign) and parent.target is node and parent.value is not None:
-                if isinstance(parent.value, (ast.Dict, ast.Call)):
-                    sources.add(id(parent.value))
-                    continue
-            return None
-        if not (isinstance(node.ctx, ast.Load) and _dict_read(node, parent, parents)):
-            return None  # del
+
+    def store(node: ast.Name, parent: ast.AST, parents: Parents) -> bool:
+        if isinstance(parent, ast.Assign) and parent.targets == [node] \
+                or isinstance(parent, ast.AnnAssign) and parent.target is node and parent.value is not None:
+            if isinstance(parent.value, (ast.Dict, ast.Call)):
+                sources.add(id(parent.value))
+                return True
+        return False
+
+    if not every_use(scope, name, source_text, store, _dict_read):
+        return None
     return frozenset(sources) if sources else None
 
 
@@ -235,17 +250,8 @@ def scope_of(ev, tree: ast.AST, node: ast.AST) -> ast.AST:
 
 
 def _reads_only(ev, scope: ast.AST, name: str, text: str) -> bool:
-    found = uses_in_scope(scope, name, text)
-    if found is None:
-        return False
-    uses, parents = found
-    for node, parent in uses:
-        if isinstance(node.ctx, ast.Store):
-            if isinstance(parent, ast.AugAssign):
-                return False
-        elif not (isinstance(node.ctx, ast.Load) and _list_read(ev, node, parent, parents)):
-            return False
-    return True
+    return every_use(scope, name, text, lambda node, parent, parents: not isinstance(parent, ast.AugAssign),
+                     lambda node, parent, parents: _list_read(ev, node, parent, parents))
 
 
 def _list_read(ev, node: ast.Name, parent: ast.AST, parents) -> bool:
@@ -302,11 +308,8 @@ def mapping_reads_safe(ev, name: ast.Name) -> bool:
     name (it returns the mapping itself), ``**m``/``*m``, iteration, tests, comparisons,
     ``return m``, an f-string, ``len``/``dict``/``list`` of it."""
     def decide(scope: ast.AST, text: str) -> bool:
-        found = uses_in_scope(scope, name.id, text)
-        return found is not None and all(
-            not isinstance(n.ctx, ast.Del) and (isinstance(n.ctx, ast.Store) and not isinstance(p, ast.AugAssign)
-                                                or isinstance(n.ctx, ast.Load) and _mapping_read(ev, n, p, found[1]))
-            for n, p in found[0])
+        return every_use(scope, name.id, text, lambda node, parent, parents: not isinstance(parent, ast.AugAssign),
+                         lambda node, parent, parents: _mapping_read(ev, node, parent, parents))
     return _per_scope(ev, name, "_mapping_reads", decide)
 
 
