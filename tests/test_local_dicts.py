@@ -56,9 +56,55 @@ REPORTED = {
         def use():
             return M().run()
         """, False),
+    "a store by a constant key into an empty display": ("""
+        def use():
+            d = {}
+            d["a"] = torch.zeros(3)
+            d[0] = 1.0
+            return torch.tensor(d["a"])
+        """, True),
+    "a store by its key replaces a number": ("""
+        def use():
+            d = {"a": 1.0, "b": 2}
+            d["a"] = torch.zeros(3)
+            return torch.tensor(d["a"])
+        """, True),
 }
 
 LOOKALIKES = {
+    "a store by a computed key": """
+        def use():
+            k = "a"
+            d = {}
+            d["a"] = torch.zeros(3)
+            d[k] = 1.0
+            return torch.tensor(d["a"])
+        """,
+    "a store by a float key equal to an int key": """
+        def use():
+            d = {1: torch.zeros(3)}
+            d[1.0] = 1.0
+            return torch.tensor(d[1])
+        """,
+    "a store in a tuple target": """
+        def use():
+            d = {"a": torch.zeros(3)}
+            d["a"], x = 1.0, 2
+            return torch.tensor(d["a"])
+        """,
+    "a chained store": """
+        def use():
+            d = {"a": torch.zeros(3)}
+            e = d["a"] = 1.0
+            return torch.tensor(d["a"])
+        """,
+    "a store on a branch not taken leaves the number": """
+        def use(c=False):
+            d = {"a": 1.0}
+            if c:
+                d["a"] = torch.zeros(3)
+            return torch.tensor(d["a"])
+        """,
     "a store after the display": """
         def use():
             d = {"a": torch.zeros(3)}

@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple, cast
 
-from . import numpyish
+from . import localdicts, numpyish
 from . import torchsem as sem
 from .narrowing import narrow, tested_names
 from .torchsem import is_tensorish
@@ -80,6 +80,10 @@ class Binding:
             self.bind(target.value, UNKNOWN_VALUE, None)
             return
         self.ev_target(target)
+        if isinstance(target, ast.Subscript):
+            after = localdicts.store(self, target, v)  # d["k"] = v of a dict the walker follows
+            if after is not None:
+                self.env[cast(ast.Name, target.value).id] = after
 
     def bind_starred(self, names: Sequence[ast.expr], star: int,
                      elems: Optional[Tuple[Value, ...]]) -> None:

@@ -5,7 +5,8 @@ when the dict display has only ``str``/``int`` constant keys (no ``**``), and ``
 local (:func:`.locallists.dict_sources`): every binding of ``d`` in its scope is
 ``d = <that display>`` or ``d = <call>``, and every read of ``d`` is ``d[k]``, ``d.keys()``/
 ``.values()``/``.items()``/``.get(...)``/``.copy()``, a test, ``k in d``, iteration or
-``return d``: no other name holds the dict, nothing stores into it.
+``return d``, or a statement ``d["k"] = v`` with a constant key (:func:`store` follows
+it): no other name holds the dict, nothing else stores into it.
 
 A call of a method of the class (``s = self.stats()``, the ``def`` found as
 :func:`.selfmethods.resolve` finds it) or of a module-level function bound once
@@ -22,6 +23,7 @@ subscript reads a name bound to such a dict.
 from __future__ import annotations
 
 import ast
+import re
 from typing import Dict, List, Optional, Tuple, Union, cast
 
 from .locallists import dict_sources, scope_of
@@ -66,8 +68,8 @@ def literal(ev, node: ast.Dict, made: Value) -> Value:
     if keys is None:
         return made
     held = [ev.cache.get(id(v)) or UNKNOWN_VALUE for v in node.values]
-    if not any(h.kind in (TENSOR, ANNOTATED) for h in held):
-        return made
+    if not any(h.kind in (TENSOR, ANNOTATED) for h in held) and not _stored_into(ev):
+        return made  # no tensor in it, and the module stores into no dict by a key
     out = Value(NOT, permuted_by=made.permuted_by)
     table = ev.__dict__.setdefault(_TABLE, {})
     table[id(out)] = _Entry(out, node, {k: _kind_only(h) for k, h in zip(keys, held)})
@@ -184,20 +186,60 @@ def _summary(ev, func: ast.FunctionDef) -> Dict[Key, Value]:
     return memo[id(func)]
 
 
-def item(ev, node: ast.Subscript, base: Value) -> Optional[Value]:
-    """``d[k]`` of a name bound to a dict recorded here, when the dict stays local."""
+def _stored_into(ev) -> bool:
+    """May the module store into a dict by a key (``d["a"] = t``)?  A quick look at its text."""
+    known = ev.__dict__.get("_dict_stores")
+    if known is None:
+        known = ev.__dict__["_dict_stores"] = bool(_KEY_STORE.search(ev.source))
+    return known
+
+
+_KEY_STORE = re.compile(r"\w\[\s*(?:\d|['\"])[^\]\n]*\]\s*=(?!=)")
+
+
+def _entry(ev, base: Value) -> Optional[_Entry]:
+    """The record of the dict ``base``, with what its keys hold worked out."""
     table = ev.__dict__.get(_TABLE)
     entry = table.get(id(base)) if table else None
-    if entry is None or entry.value is not base or not isinstance(node.value, ast.Name):
-        return None
-    k = _key(node.slice)
-    if k is None or not isinstance(node.ctx, ast.Load):
+    if entry is None or entry.value is not base:
         return None
     if entry.keys is None:
         entry.keys = _summary(ev, entry.func) if entry.func is not None else {}
         if entry.caveat is not None:
             entry.keys = {key: v.with_(caveat=v.caveat or entry.caveat) for key, v in entry.keys.items()}
-    held = entry.keys.get(k)
+    return entry
+
+
+def store(ev, target: ast.Subscript, held: Value) -> Optional[Value]:
+    """``d[k] = v`` with a constant ``k``, ``d`` a name bound to a dict recorded here: the
+    dict after the store (a new value from the same display, ``k`` now holding ``v``'s
+    kind); a store by another key leaves what the dict holds unknown.  None where ``d`` is
+    no such dict.  (:func:`item` trusts it only where ``d`` stays local: every store into
+    it is such a statement, :func:`.locallists.dict_sources`.)"""
+    if not isinstance(target.value, ast.Name):
+        return None
+    base = ev.lookup(target.value.id)
+    entry = _entry(ev, base)
+    if entry is None:
+        return None
+    k = _key(target.slice)
+    out = Value(NOT, permuted_by=base.permuted_by)
+    if k is not None:
+        keys = dict(cast(Dict[Key, Value], entry.keys))
+        keys[k] = _kind_only(held)
+        ev.__dict__[_TABLE][id(out)] = _Entry(out, entry.origin, keys)
+    return out
+
+
+def item(ev, node: ast.Subscript, base: Value) -> Optional[Value]:
+    """``d[k]`` of a name bound to a dict recorded here, when the dict stays local."""
+    entry = _entry(ev, base)
+    if entry is None or not isinstance(node.value, ast.Name):
+        return None
+    k = _key(node.slice)
+    if k is None or not isinstance(node.ctx, ast.Load):
+        return None
+    held = cast(Dict[Key, Value], entry.keys).get(k)
     if held is None:
         return None
     name = node.value.id

@@ -127,8 +127,9 @@ def dict_sources(scope: ast.AST, name: str, source_text: str) -> Optional[frozen
     """The ids of the expressions ``name`` is bound to in ``scope`` when each binding is
     ``name = {...}`` or ``name = <call>`` (a single target) and each read of ``name`` is
     ``name[k]``, a call of ``name.keys``/``values``/``items``/``get``/``copy``, a test,
-    ``k in name``, iteration or ``return name``: no other name holds the dict, nothing
-    stores into it.  None otherwise (and where :func:`uses_in_scope` does not follow)."""
+    ``k in name``, iteration, ``return name`` or a statement ``name["k"] = v`` with a
+    constant key (the walker follows it): no other name holds the dict, nothing else stores
+    into it.  None otherwise (and where :func:`uses_in_scope` does not follow)."""
     sources = set()
 
     def store(node: ast.Name, parent: ast.AST, parents: Parents) -> bool:
@@ -146,6 +147,11 @@ def dict_sources(scope: ast.AST, name: str, source_text: str) -> Optional[frozen
 
 def _dict_read(node: ast.Name, parent: ast.AST, parents) -> bool:
     if isinstance(parent, ast.Subscript) and parent.value is node:
+        if isinstance(parent.ctx, ast.Store):  # d["k"] = v: a statement the walker follows
+            above = parents.get(id(parent))
+            key = parent.slice
+            return isinstance(above, ast.Assign) and above.targets == [parent] \
+                and isinstance(key, ast.Constant) and type(key.value) in (str, int)
         return isinstance(parent.ctx, ast.Load)
     if isinstance(parent, ast.Attribute) and parent.attr in _DICT_READS:
         call = parents.get(id(parent))
