@@ -15,7 +15,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Callable, Dict, List, Mapping, Optional, Sequence, cast
 
 from ..source import SourceIndex
-from . import literalrows, localdicts, locallists, numpyish, selfmethods
+from . import datasets, literalrows, localdicts, locallists, numpyish, selfmethods
 from . import pipelines
 from . import torchapi as api
 from . import torchsem as sem
@@ -68,6 +68,7 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
         self.self_value: Optional[Value] = None  # and its first parameter
         self.class_attrs: Dict[int, Mapping[str, bool]] = {}
         self.module_defs: Dict[int, ast.AST] = {}  # id of the value a module-level def bound -> def
+        self.module_classes: Dict[int, ast.ClassDef] = {}  # id of the value a module-level class bound -> it
         self.tensor_returns: Dict[int, bool] = {}
         self.attr_stores: Optional[Counter] = None  # stores of each .attr in the module's text
         self.volatile: frozenset = frozenset()  # names that calls may rebind (nonlocal, global)
@@ -380,6 +381,11 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
             returned = localdicts.call(self, node, defn)  # f() returning {...}
             if returned is not None:
                 return returned
+        cls = self.module_classes.get(id(func))
+        if cls is not None:
+            made = datasets.instance(self, cls)  # a dataset class of the module: its items
+            if made is not None:
+                return made
         if func.is_class:
             return NOT_VALUE
         if isinstance(node.func, ast.Name) and func is not None and not func.local_def \

@@ -18,7 +18,8 @@ the ``LIBRARY`` caveat: reports, and fixes marked unsafe.
 (no ``collate_fn``/``batch_sampler``, only the keywords listed in ``_LOADER_KEYWORDS``)
 yields lists of as many tensors: ``default_collate`` stacks each position, and with
 ``batch_size=None`` the items come through as they are.  ``for x, y in loader:`` then
-binds tensors (checked with torch in ``tests/test_pipelines.py``).
+binds tensors (checked with torch in ``tests/test_pipelines.py``).  A dataset class of the
+module reads the same way (:mod:`.datasets`).
 """
 from __future__ import annotations
 
@@ -95,6 +96,10 @@ def _data(q: str, node: ast.Call, value_of: Callable[[ast.AST], Value]) -> Optio
         (k.value for k in node.keywords if k.arg == "dataset"), None)
     held = value_of(dataset) if dataset is not None else None
     if held is None or held.qualname != TENSOR_DATASET or held.item is None:
+        return None
+    if held.item.kind == TENSOR:  # a dataset of tensors (.datasets): batches of tensors
+        return Value(NOT, item=held.item)
+    if held.item.elems is None:
         return None
     return Value(NOT, item=Value(NOT, elems=held.item.elems))
 

@@ -181,6 +181,8 @@ class StatementWalker(Evaluator):
         self.in_module_body, self.closure_func = in_module_body, closure_func
         torch_base = any((self.static_qualname(b) or "").startswith("torch") for b in s.bases)
         self.env[s.name] = Value(local_def=True, is_class=not torch_base)
+        if in_module_body:
+            self.module_classes[id(self.env[s.name])] = s
 
     def s_Return(self, s):
         if s.value is not None:

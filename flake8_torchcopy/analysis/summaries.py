@@ -14,8 +14,9 @@ with a ``self`` that is no instance of it (a method reached through the class ob
 ``Cls.method(other)``, ``cls.m``/``type(x).m``/``x.__class__.m``, ``super()`` in a
 class method, ``__func__``, a method named in a string, the class passed around as a
 value).  The class and its bases in the module must be undecorated, without keywords,
-and derive from nothing but classes of the module, ``object`` and ``nn.Module`` (a base
-from elsewhere may define a property, a setter or ``__setattr__``); the attribute must
+and derive from nothing but classes of the module, ``object``, ``nn.Module`` and
+``torch.utils.data.Dataset`` (a base from elsewhere may define a property, a setter or
+``__setattr__``); the attribute must
 be no member of any class of the module, and of ``nn.Module`` for a module; a register
 call counts only in an ``nn.Module`` whose module defines no ``register_buffer`` of its
 own.  Cost: the class's own stores are read the first time a method of the class
@@ -44,6 +45,10 @@ from .scopes import _FUNCS, _first_param
 from .torchapi import MODULE_ATTRIBUTES
 from .torchsem import TENSOR_CONSTRUCTORS
 
+#: bases that store, define and intercept no attribute but dunders and these (``Dataset``:
+#: ``object``'s ``__setattr__``/``__getattribute__``, no descriptor; checked with torch)
+DATA_BASES = frozenset({"torch.utils.data.Dataset", "torch.utils.data.dataset.Dataset"})
+DATA_BASE_MEMBERS = frozenset({"_is_protocol"})
 MAYBE_NONE = "tensor or None"  # an attribute some stores set to None, the others to a tensor
 _MODULE_BASES = frozenset({"torch.nn.Module", "torch.nn.modules.module.Module"})
 
@@ -158,6 +163,8 @@ def _own_bases(cls: ast.ClassDef, qualname: Qualname) -> Optional[bool]:
         q = qualname(b)
         if q in _MODULE_BASES:
             module = True
+        elif q in DATA_BASES:
+            continue
         elif q is not None or not isinstance(b, ast.Name):
             return None  # imported, or an expression
     return module
@@ -187,7 +194,7 @@ def _class_shape(cls: ast.ClassDef, facts: ModuleFacts, qualname: Qualname) -> O
                 continue
             elif qualname(b) in _MODULE_BASES:
                 module = True
-            else:
+            elif qualname(b) not in DATA_BASES:
                 return None
     return module
 
@@ -257,7 +264,7 @@ def tensor_attributes(cls: ast.ClassDef, stores_in_module: Counter, qualname: Qu
         return isinstance(v, ast.Call) and qualname(v.func) in TENSOR_CONSTRUCTORS
 
     candidates = [attr for attr, vals in values.items()
-                  if not _dunder(attr) and stores_in_module[attr] == assigned[attr]
+                  if not _dunder(attr) and attr not in DATA_BASE_MEMBERS and stores_in_module[attr] == assigned[attr]
                   and all(made(v) or _is_none(v) for v in vals) and any(made(v) for v in vals)]
     nullable = frozenset(attr for attr in candidates if any(_is_none(v) for v in values[attr]))
     if _own_bases(cls, qualname) is None:

@@ -1,0 +1,109 @@
+"""Map-style datasets the module defines: what ``DataLoader`` yields over one of them.
+
+``class Pairs(Dataset)`` whose ``__getitem__`` returns ``(self.x[i], self.y[i])`` with
+``self.x`` a tensor: ``DataLoader(Pairs(...))`` with the default collate yields lists
+whose first item is a tensor (``default_collate`` stacks each position; with
+``batch_size=None`` the items come through ``default_convert``, which keeps a tensor).
+Iterating the dataset itself (no ``__iter__``: the ``__getitem__`` protocol) yields the
+tuples themselves.  :func:`instance` gives ``Pairs(...)`` the value :mod:`.pipelines`
+reads for a ``TensorDataset``: positions proven tensors on every ``return`` are tensors,
+the others unknown; a ``__getitem__`` that returns a tensor makes each batch one.
+
+Only where the class cannot be anything else: the exact class is called (its name bound
+once in the module), undecorated, without keywords (no metaclass), with ``Dataset`` of
+``torch.utils.data`` its one base (which defines no ``__getitems__``, ``__new__`` or
+``__iter__``: checked with torch), a plain ``def __getitem__`` (no decorator, no ``yield``)
+and no ``__getitems__``, ``__new__``, ``__iter__``, ``__getattr__``/``__getattribute__``
+(``hasattr(dataset, "__getitems__")`` picks the batched fetch), where the module's text
+stores no ``__getitem__`` or ``__class__``, names no ``__getitems__``, ``__setattr__`` or
+``__dict__`` and calls no ``setattr``.  Each
+``return`` is walked once with the method's parameters unknown (``self`` is the class's:
+attribute summaries hold); evidence from here carries the ``LIBRARY`` caveat.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from typing import List, Optional
+
+from .pipelines import LIBRARY, TENSOR_DATASET
+from .returns import bound_once, module_names
+from .summaries import DATA_BASES
+from .values import NOT, TENSOR, UNKNOWN_VALUE, Value
+
+#: members that change what indexing or the loader's fetch does, or what the call makes
+_REFUSED = frozenset({"__getitems__", "__new__", "__iter__", "__getattr__", "__getattribute__",
+                      "__class_getitem__", "__init_subclass__"})
+_UNSEEN_TEXT = re.compile(r"__getitems__|\.__getitem__\s*=|\bsetattr\s*\(|__setattr__|__dict__|\.__class__\s*=")
+
+
+def instance(ev, cls: ast.ClassDef) -> Optional[Value]:
+    """The value of a call of ``cls`` (a class of the module's own body), when it is a
+    dataset whose ``__getitem__`` is read here (see the module's docstring); else None."""
+    memo = ev.__dict__.setdefault("_datasets", {})
+    if id(cls) not in memo:
+        memo[id(cls)] = None  # a cycle (the class walked while deciding): nothing known
+        memo[id(cls)] = _decide(ev, cls)
+    return memo[id(cls)]
+
+
+def _decide(ev, cls: ast.ClassDef) -> Optional[Value]:
+    if cls.decorator_list or cls.keywords or len(cls.bases) != 1 \
+            or ev.static_qualname(cls.bases[0]) not in DATA_BASES:
+        return None
+    tree = getattr(ev, "tree", None)
+    if not isinstance(tree, ast.Module) or _UNSEEN_TEXT.search(ev.source) \
+            or not bound_once(cls.name, module_names(tree, ev.source)):
+        return None
+    getitem = _getitem(cls)
+    if getitem is None:
+        return None
+    item = _item(ev, getitem)
+    return None if item is None else Value(NOT, qualname=TENSOR_DATASET, item=item)
+
+
+def _getitem(cls: ast.ClassDef) -> Optional[ast.FunctionDef]:
+    """The class body's one plain ``def __getitem__``, where it binds none of :data:`_REFUSED`."""
+    found: List[ast.AST] = []
+    for s in cls.body:
+        names: List[str] = []
+        if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names = [s.name]
+        elif isinstance(s, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = s.targets if isinstance(s, ast.Assign) else [s.target]
+            names = [n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)]
+        elif not isinstance(s, (ast.Expr, ast.Pass)):
+            return None  # an import, a loop, a with... in the class body: not read
+        if any(n in _REFUSED for n in names):
+            return None
+        if "__getitem__" in names:
+            found.append(s)
+    if len(found) != 1 or not isinstance(found[0], ast.FunctionDef) or found[0].decorator_list:
+        return None
+    func = found[0]
+    if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(func)):
+        return None
+    return func
+
+
+def _item(ev, func: ast.FunctionDef) -> Optional[Value]:
+    """What every ``return`` of ``__getitem__`` gives: a tensor, or a tuple/list display of
+    the same length whose positions are tensors where each return's is (the others
+    unknown); None where no position is a tensor on every return."""
+    from .returnwalker import walker_of
+    walker = ev.__dict__.get("_method_walker")
+    if walker is None:
+        walker = ev.__dict__["_method_walker"] = walker_of(ev.source, ev.path or "", ev.tree)
+        walker.no_self_methods = True
+    values = walker.returns_of(func)
+    if not values or any(v is None for v in values):
+        return None  # not walked, or a bare ``return``
+    if all(v.kind == TENSOR for v in values):
+        return Value(TENSOR, caveat=LIBRARY)
+    if any(v.elems is None or v.kind != NOT for v in values) or len({len(v.elems) for v in values}) != 1:
+        return None
+    width = len(values[0].elems)
+    kinds = [all(v.elems[j].kind == TENSOR for v in values) for j in range(width)]
+    if not any(kinds):
+        return None
+    return Value(NOT, elems=tuple(Value(TENSOR, caveat=LIBRARY) if k else UNKNOWN_VALUE for k in kinds))
