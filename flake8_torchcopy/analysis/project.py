@@ -81,12 +81,12 @@ class Project:
         if self.root is None or "." not in dotted or dotted.split(".")[0] != self.top():
             return False
         module, _, name = dotted.rpartition(".")
-        if through and not _reached(self.root, module):
+        if through and not reached(self.root, module):
             return False
         return _returns(self.root, module, name, MAX_DEPTH, set())
 
 
-def _reached(root: str, module: str) -> bool:
+def reached(root: str, module: str) -> bool:
     """Does a dotted path to ``module`` go through packages whose ``__init__`` binds no
     name it goes through (``a/__init__.py`` binding ``b`` makes ``a.b`` that value)?"""
     parts = module.split(".")

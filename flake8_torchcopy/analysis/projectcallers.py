@@ -43,7 +43,7 @@ from typing import Dict, List, Optional, Sequence, Set, Tuple, cast
 
 from ..source import word_offsets
 from .callsites import CallSites, ClosedFunction
-from .project import Project, project_for
+from .project import Project, project_for, reached
 from .projectdisk import file_of, version
 from .returns import ModuleNames, bound_once, dynamic_text
 from .values import UNKNOWN_VALUE, Value
@@ -273,8 +273,8 @@ def _origin(project: Project, dotted: Optional[str], name: str, target: str) -> 
     if dotted.split(".")[0] != top:
         # outside the project: another module, unless it may be M under another path
         return "unknown" if dotted.split(".")[-1] == target.split(".")[-1] else "own"
-    if project.root is None:
-        return "unknown"
+    if project.root is None or not reached(project.root, dotted):
+        return "unknown"  # a package ``__init__`` on the way binds the name to something else
     found = file_of(project.root, dotted)
     file = None if found is None else version(found)
     if file is None or file.text is None:

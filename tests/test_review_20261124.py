@@ -1,0 +1,76 @@
+"""Hostile review of 2026-11-24: inputs where the recent analysis claimed too much.
+
+Each test is a break found by the review: a report on a value that may not be a tensor
+(precision), or a safe fix that changes behaviour.  Where the program's behaviour is the
+point, it is run with torch to show what the original does.
+"""
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from flake8_torchcopy import lint_source
+from flake8_torchcopy.engine import Options
+
+
+def write(root: Path, files: dict) -> None:
+    for name, text in files.items():
+        p = root / name
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(textwrap.dedent(text).lstrip("\n"))
+
+
+def fresh() -> None:
+    from flake8_torchcopy.analysis import project, projectcallers
+
+    project.forget()
+    projectcallers.forget()
+
+
+def codes(path: Path, **options):
+    fresh()
+    return [(f.code, f.line, bool(f.fix and f.fix.safe))
+            for f in lint_source(path.read_text(), str(path), options=Options(**options))]
+
+
+def lint(src: str, **options):
+    return [(f.code, f.line, bool(f.fix and f.fix.safe))
+            for f in lint_source(textwrap.dedent(src).lstrip("\n"), options=Options(**options))]
+
+
+def run_py(root: Path, code: str) -> str:
+    out = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], cwd=root,
+                         capture_output=True, text=True, check=True)
+    return out.stdout.strip()
+
+
+# ------------------------------------------------------------ projectcallers
+HELPER = """
+import torch
+
+
+def _f(x):
+    return torch.tensor(x)
+
+
+def run():
+    return _f(torch.zeros(3))
+"""
+
+
+def test_submodule_name_rebound_by_package_init(tmp_path):
+    """``from . import m`` in ``pkg/x.py`` reads the attribute ``m`` of ``pkg``, which
+    ``pkg/__init__.py`` binds to ``pkg.sub.m`` (the helper's module), not ``pkg/m.py``:
+    ``m._f([1.0, 2.0])`` is a call of the helper with a list."""
+    write(tmp_path, {
+        "pkg/__init__.py": "from .sub import m\n",
+        "pkg/sub/__init__.py": "",
+        "pkg/sub/m.py": HELPER,
+        "pkg/m.py": "def other():\n    return 1\n",
+        "pkg/x.py": "from . import m\n\n\ndef boom():\n    return m._f([1.0, 2.0])\n",
+    })
+    assert run_py(tmp_path, "import pkg.x; print(type(pkg.x.boom()).__name__)") == "Tensor"
+    assert codes(tmp_path / "pkg" / "sub" / "m.py") == []
+    # control: with no rebinding __init__, the list goes to pkg/m.py (no _f there): reported
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    assert codes(tmp_path / "pkg" / "sub" / "m.py") == [("TRC101", 5, False)]
