@@ -9,6 +9,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from flake8_torchcopy import lint_source
 from flake8_torchcopy.engine import Options
 
@@ -74,3 +76,41 @@ def test_submodule_name_rebound_by_package_init(tmp_path):
     # control: with no rebinding __init__, the list goes to pkg/m.py (no _f there): reported
     (tmp_path / "pkg" / "__init__.py").write_text("")
     assert codes(tmp_path / "pkg" / "sub" / "m.py") == [("TRC101", 5, False)]
+
+
+# ------------------------------------------------------------ inherited
+INHERITED = """
+import torch
+
+
+class Base:
+    def __init__(self, w):
+        self.w = w
+
+
+class Child(Base):
+    def __init__(self):
+        super().__init__(torch.zeros(3))
+
+    def reset(self):
+        {reset}
+
+    def get(self):
+        return torch.tensor(self.w)
+"""
+
+
+@pytest.mark.parametrize("reset", [
+    "self.__class__.__bases__[0].__init__(self, [1.0, 2.0])",
+    "type(self).__mro__[1].__init__(self, [1.0, 2.0])",
+])
+def test_base_init_reached_through_an_expression(reset, tmp_path):
+    """``Base.__init__`` reached through the class's bases or MRO stores a list in ``w``."""
+    src = INHERITED.format(reset=reset)
+    (tmp_path / "m.py").write_text(textwrap.dedent(src))
+    assert run_py(tmp_path, "import m; c = m.Child(); c.reset(); print(c.w)") == "[1.0, 2.0]"
+    assert lint(src) == []
+
+
+def test_base_init_control():
+    assert lint(INHERITED.format(reset="pass")) == [("TRC101", 17, False)]

@@ -14,7 +14,8 @@ it; every other store of ``.w`` in ``Base`` is a torch constructor; every
 ``super().__init__(...)`` and ``Base.__init__(self, ...)`` in ``Child`` passes ``w`` a torch
 constructor (no ``*``/``**``).  In the module: no ``super(...)`` with arguments, no
 ``"__init__"`` in a string, no ``X.__init__`` of a class ``X`` that does not define its own
-``__init__`` or is ``Base`` (outside ``Child``), and no class with more than one base among
+``__init__`` or is ``Base`` (outside ``Child``), none of anything but a name or ``super()``
+(``type(self).__mro__[1].__init__``), and no class with more than one base among
 ``Base``'s descendants (the next ``__init__`` after ``Child``'s is then ``Base``'s).
 Assumed, as for every attribute summary: no subclass in another module calls
 ``Base.__init__`` on an instance with something else.
@@ -116,6 +117,10 @@ def _init_calls(cls: ast.ClassDef, base: str) -> Optional[List[tuple]]:
     return out
 
 
+def _is_super(node: ast.AST) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super"
+
+
 def module_agrees(cls: ast.ClassDef, base: ast.ClassDef, facts: ModuleFacts, source: Optional[str]) -> bool:
     """What the module must show besides the summaries' own checks (module doc)."""
     if source is None or '"__init__"' in source or "'__init__'" in source:
@@ -130,9 +135,15 @@ def module_agrees(cls: ast.ClassDef, base: ast.ClassDef, facts: ModuleFacts, sou
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "super" \
                 and (n.args or n.keywords):
             return False
-        if isinstance(n, ast.Attribute) and n.attr == "__init__" and isinstance(n.value, ast.Name) \
-                and id(n) not in inside:
-            found = facts.classes.get(n.value.id)
-            if found is not None and (n.value.id == base.name or len(found) != 1 or _init_of(found[0]) is None):
-                return False
+        if not (isinstance(n, ast.Attribute) and n.attr == "__init__"):
+            continue
+        if not isinstance(n.value, ast.Name):
+            if not _is_super(n.value):
+                return False  # type(self).__mro__[1].__init__, self.__class__.__bases__[0].__init__
+            continue
+        if n.value.id == base.name and id(n) in inside:
+            continue  # Base.__init__(self, ...) in the class: _init_calls checks what it passes
+        found = facts.classes.get(n.value.id)
+        if found is not None and (n.value.id == base.name or len(found) != 1 or _init_of(found[0]) is None):
+            return False
     return True
