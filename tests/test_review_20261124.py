@@ -114,3 +114,29 @@ def test_base_init_reached_through_an_expression(reset, tmp_path):
 
 def test_base_init_control():
     assert lint(INHERITED.format(reset="pass")) == [("TRC101", 17, False)]
+
+
+# ------------------------------------------------------------ class bodies
+CLASS_SCOPE = """
+import torch
+
+a = [1.0]
+
+
+class C:
+    a = torch.zeros(())
+    y = torch.tensor([a for _ in range(2)])
+    z = torch.tensor([[a] for _ in range(2)])
+    f = lambda: torch.tensor(a)  # noqa: E731
+    rows = torch.tensor([r for r in torch.zeros(2, 1) + a])
+"""
+
+
+def test_class_body_names_unseen_in_comprehensions_and_lambdas(tmp_path):
+    """A comprehension or lambda in a class body does not see the class's names: ``a`` there
+    is the module's list, not the class's tensor.  The first iterable is evaluated in the
+    class body (line 11: ``a`` is the tensor there, and rows of a tensor are tensors)."""
+    (tmp_path / "m.py").write_text(textwrap.dedent(CLASS_SCOPE))
+    assert run_py(tmp_path, "import m; print(m.C.y.tolist(), m.C.z.tolist(), m.C.f().tolist())") \
+        == "[[1.0], [1.0]] [[[1.0]], [[1.0]]] [1.0]"
+    assert lint(CLASS_SCOPE) == [("TRC108", 11, False)]

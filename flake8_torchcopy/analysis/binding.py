@@ -29,6 +29,7 @@ class Binding:
     conditional: int
     test_flags: Dict[str, frozenset]  # names holding a test -> the names it narrows
     narrow_caveat: Optional[str]
+    class_body = False  # walking a class body's own statements (not a method's)
 
     if TYPE_CHECKING:  # the evaluator's, and the size arithmetic's (:mod:`.sizes`)
         def ev(self, node: ast.AST) -> Value: ...
@@ -149,13 +150,15 @@ class Binding:
         for d in node.args.defaults + [d for d in node.args.kw_defaults if d is not None]:
             self.ev(d)
         saved, mark = self.env, len(self.walrus)
-        self.env = dict(saved)
+        in_class, self.class_body = self.class_body, False
+        self.env = {} if in_class else dict(saved)  # a class body's names are not seen in its lambdas
         self.conditional += 1
         a = node.args
         for p in a.posonlyargs + a.args + a.kwonlyargs + [x for x in (a.vararg, a.kwarg) if x]:
             self.env[p.arg] = Value(UNKNOWN)
         self.ev(node.body)
         self.conditional -= 1
+        self.class_body = in_class
         self.restore(saved, mark)
         return Value(UNKNOWN, local_def=True)
 
@@ -163,8 +166,11 @@ class Binding:
         saved, mark = self.env, len(self.walrus)
         self.env = dict(saved)
         self.conditional += 1
-        for gen in node.generators:
+        in_class, self.class_body = self.class_body, False
+        for i, gen in enumerate(node.generators):
             it = self.ev(gen.iter)
+            if i == 0 and in_class:  # the rest runs in the comprehension's scope, which
+                self.env = {}  # does not see the class body's names (only the outer scopes')
             self.bind(gen.target, self.element_of(it), None)
             for cond in gen.ifs:
                 self.ev(cond)
@@ -172,6 +178,7 @@ class Binding:
         for p in parts:
             self.ev(p)
         self.conditional -= 1
+        self.class_body = in_class
         self.restore(saved, mark)
 
     def e_ListComp(self, node):

@@ -167,6 +167,7 @@ class StatementWalker(Evaluator):
             self.ev(n)
         saved_env, saved_outer, saved_loops, saved_raised = self.env, self.outer, self.loops, self.raised
         in_module_body, self.in_module_body = self.in_module_body, False
+        in_class, self.class_body = self.class_body, True
         self.outer = self.scope_outer()
         # a class body's names are no closures of the functions defined in it
         self.env, self.loops, self.raised, closure_func, self.closure_func = {}, [], [], self.closure_func, None
@@ -178,7 +179,7 @@ class StatementWalker(Evaluator):
                 self.deferred[i] = (func, self.outer, jit)
                 self.method_class[id(func)] = s
         self.env, self.outer, self.loops, self.raised = saved_env, saved_outer, saved_loops, saved_raised
-        self.in_module_body, self.closure_func = in_module_body, closure_func
+        self.in_module_body, self.closure_func, self.class_body = in_module_body, closure_func, in_class
         torch_base = any((self.static_qualname(b) or "").startswith("torch") for b in s.bases)
         self.env[s.name] = Value(local_def=True, is_class=not torch_base)
         if in_module_body:
