@@ -140,3 +140,32 @@ def test_class_body_names_unseen_in_comprehensions_and_lambdas(tmp_path):
     assert run_py(tmp_path, "import m; print(m.C.y.tolist(), m.C.z.tolist(), m.C.f().tolist())") \
         == "[[1.0], [1.0]] [[[1.0]], [[1.0]]] [1.0]"
     assert lint(CLASS_SCOPE) == [("TRC108", 11, False)]
+
+
+# ------------------------------------------------------------ TRC112
+def test_torch_tensor_of_a_tensor_is_not_built_on_the_host():
+    """``torch.tensor(t)`` of a tensor copies it on t's device (meta stays meta), so
+    ``torch.tensor(t).cuda()`` of a CUDA ``t`` builds nothing on the host."""
+    import torch
+
+    with pytest.warns(UserWarning):
+        assert torch.tensor(torch.zeros(3, device="meta")).device.type == "meta"
+    src = """
+    import torch
+
+
+    def g():
+        t = torch.zeros(3, device="cuda")
+        return torch.tensor(t).cuda()
+
+
+    def h(x, flag):
+        if flag:
+            x = torch.zeros(3, device="cuda")
+        return torch.tensor(x).to("cuda")
+
+
+    def control(x):
+        return torch.tensor([1, 2]).to("cuda")
+    """
+    assert [c for c in lint(src) if c[0] == "TRC112"] == [("TRC112", 16, True)]

@@ -74,7 +74,8 @@ class FactoryThenTransfer(Rule):
         "of data or sizes are factories too, reported without a fix (`torch.Tensor` takes "
         "`device=` but not `dtype=`; of a tensor it aliases it: not reported), and so is a factory "
         "moved through its name on the next statement (`p = torch.tensor(a)`, then "
-        "`p = p.to(d)`). Factories with `requires_grad=` "
+        "`p = p.to(d)`). `torch.tensor(t)` of a tensor (proven, or on some path) copies it on "
+        "t's device, maybe the target already: TRC101's, not reported. Factories with `requires_grad=` "
         "are TRC111's, with `device=`/`out=`/`pin_memory=` not reported. The fix is unsafe where "
         "the module may set a default device (the factory would build there first: under "
         "`torch.device('meta')` `.to('cpu')` raises) or replace the factory (`torch.zeros = f`), and neither is a "
@@ -182,6 +183,8 @@ class FactoryThenTransfer(Rule):
             and all(_data_arg(a, ctx) for a in inner.args)  # not torch.cuda.FloatTensor
         if name is None or name not in _FACTORIES and not legacy:
             return
+        if name == "tensor" and inner.args and _may_be_tensor(inner.args[0], ctx):
+            return  # torch.tensor(t) of a tensor builds where t is (TRC101's), maybe on the device
         fkw = keywords(inner)
         tkw = keywords(node)
         if fkw is None or tkw is None or any(isinstance(a, ast.Starred) for a in inner.args + node.args):
@@ -313,6 +316,12 @@ def _device_and_dtype(a: ast.AST, b: ast.AST, ctx) -> Optional[tuple]:
     if ctx.qualname(a) in _DTYPES or ctx.is_tensor(a):
         return None  # .to(torch.float64, flag), .to(t, flag): b is non_blocking
     return "unknown", None
+
+
+def _may_be_tensor(a: ast.AST, ctx) -> bool:
+    """Is ``a`` shown a tensor on some path (an annotation counts)?  ``torch.tensor(t)``
+    copies ``t`` on its own device (checked with torch on the meta device)."""
+    return ctx.is_tensor(a) or ctx.tensor_on_a_path(a) or ctx.value(a).kind == "annotated"
 
 
 def _data_arg(a: ast.AST, ctx) -> bool:
