@@ -169,3 +169,34 @@ def test_torch_tensor_of_a_tensor_is_not_built_on_the_host():
         return torch.tensor([1, 2]).to("cuda")
     """
     assert [c for c in lint(src) if c[0] == "TRC112"] == [("TRC112", 16, True)]
+
+
+# ------------------------------------------------------------ loops
+LOOP_DTYPE = """
+import numpy as np
+import torch
+
+
+def f():
+    a = np.zeros(4, dtype=np.float32)
+    b = np.zeros(4, dtype=np.float32)
+    c = np.zeros(4, dtype=np.float32)
+    out = []
+    for i in range(3):
+        out.append(str(torch.tensor([b, c]).dtype))
+        b = a
+        a = np.zeros(4, dtype=np.int64)
+    return out
+"""
+
+
+def test_loop_head_moves_when_an_arrays_dtype_does(tmp_path):
+    """``b`` is an int64 array on the third iteration only: ``np.array([b, c])`` is float64
+    there, torch's own conversion float32; the fix must not be safe."""
+    (tmp_path / "m.py").write_text(textwrap.dedent(LOOP_DTYPE))
+    (tmp_path / "fixed.py").write_text(textwrap.dedent(LOOP_DTYPE).replace(
+        "torch.tensor([b, c])", "torch.tensor(np.array([b, c]))"))
+    run = "import warnings; warnings.simplefilter('ignore'); import m, fixed; print(m.f(), fixed.f())"
+    assert run_py(tmp_path, run) == ("['torch.float32', 'torch.float32', 'torch.float32'] "
+                                     "['torch.float32', 'torch.float32', 'torch.float64']")
+    assert lint(LOOP_DTYPE) == [("TRC109", 11, False)]

@@ -22,11 +22,14 @@ Loop = Union[ast.For, ast.AsyncFor, ast.While]
 
 
 def facts(v: Value) -> Tuple[object, ...]:
-    """What of a value a report or a fix may rest on, for telling whether a loop's head moved."""
+    """What of a value a report or a fix may rest on, for telling whether a loop's head moved
+    (what its items are too: ``b = a; a = [x.item()]`` changes what ``b[0]`` is, and a
+    numpy array's dtype decides TRC109's fix, on the third iteration only)."""
     return (v.kind, v.mixed, v.some, v.caveat, v.permuted_by, v.qualname, v.local_def, v.is_class,
             v.sizes is None, len(v.sizes or ()), v.strides is None, v.mono is None,
-            v.elems is None, len(v.elems or ()), v.item is None, v.mapped is None,
-            v.open_layout is None, v.array is None)
+            None if v.elems is None else tuple(facts(e) for e in v.elems),
+            None if v.item is None else facts(v.item), None if v.mapped is None else facts(v.mapped),
+            v.open_layout is None, v.array)
 
 
 def moved(head: Env, new: Env) -> List[str]:
