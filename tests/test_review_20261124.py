@@ -200,3 +200,59 @@ def test_loop_head_moves_when_an_arrays_dtype_does(tmp_path):
     assert run_py(tmp_path, run) == ("['torch.float32', 'torch.float32', 'torch.float32'] "
                                      "['torch.float32', 'torch.float32', 'torch.float64']")
     assert lint(LOOP_DTYPE) == [("TRC109", 11, False)]
+
+
+HOST_MADE = """
+import torch
+
+
+def make():
+    return torch.zeros(3)
+
+
+def f1():
+    t = make()
+    return torch.zeros(3).to(t)
+
+
+def f2():
+    t0 = torch.randn(3)
+    t1 = t0
+    t2 = t1
+    t3 = t2
+    t4 = t3
+    t5 = t4
+    t6 = t5
+    t7 = t6
+    t8 = t7
+    return torch.zeros(3).to(t8)
+
+
+def f3():
+    y = torch.randn(3)
+    t = torch.zeros_like(input=y)
+    return torch.zeros(3).to(t)
+
+
+def _f4(t):
+    return torch.zeros(3).to(t)
+
+
+def g4():
+    return _f4(torch.randn(3))
+
+
+def control():
+    t = torch.randn(3, device="cuda")
+    return torch.zeros(3).to(t)
+"""
+
+
+def test_to_a_tensor_the_module_shows_built_on_the_host(tmp_path):
+    """``x.to(t)`` of a float32 tensor ``t`` on the host is ``x`` itself: no move.  ``t``
+    from a function returning a factory, through a chain of names longer than the search,
+    from a keyword argument, or a parameter every call passes a host tensor."""
+    (tmp_path / "m.py").write_text(textwrap.dedent(HOST_MADE))
+    run = "import m; x = m.torch.zeros(3); print(all(x.to(m.make()) is x for _ in [0]))"
+    assert run_py(tmp_path, run) == "True"
+    assert lint(HOST_MADE) == [("TRC112", 42, False)]

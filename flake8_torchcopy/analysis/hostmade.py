@@ -30,12 +30,18 @@ _DEPTH = 6
 
 
 def may_be_host_made(tree: ast.AST, node: ast.AST, qualname: Qualname, depth: int = 0,
-                     seen: Optional[Set[str]] = None) -> bool:
+                     seen: Optional[Set[str]] = None, strict: bool = False) -> bool:
     """Might ``node`` be a tensor built on the host (see the module's docstring)?  ``seen``:
-    the names followed already (``t = t.float()`` adds no origin to ``t``'s others)."""
+    the names followed already (``t = t.float()`` adds no origin to ``t``'s others).
+    ``strict`` (for a proven tensor, which was built somewhere): a binding it cannot read,
+    a parameter, or a call of a function or of a method of ``self`` may be a host build too."""
     seen = set() if seen is None else seen
     if depth > _DEPTH:
-        return False  # a long chain of names: no evidence read
+        return True  # a long chain of names: maybe
+
+    def further(n: ast.AST) -> bool:
+        return may_be_host_made(tree, n, qualname, depth + 1, seen, strict)
+
     while True:
         if isinstance(node, ast.Call):
             q = qualname(node.func) or ""
@@ -49,9 +55,13 @@ def may_be_host_made(tree: ast.AST, node: ast.AST, qualname: Qualname, depth: in
                 if node.func.attr == "cpu" or any(_names_cpu(a) for a in args):
                     return True
                 if not all(_names_dtype(a, qualname) for a in args):  # where the argument is
-                    return any(may_be_host_made(tree, a, qualname, depth + 1, seen) for a in args)
-            elif any(may_be_host_made(tree, a, qualname, depth + 1, seen) for a in node.args):
+                    return any(further(a) for a in args)
+            elif any(further(a) for a in args):
                 return True  # built where an argument is, maybe the host
+            if strict and not q.startswith("torch.") and (
+                    q or not isinstance(node.func, ast.Attribute)
+                    or isinstance(node.func.value, ast.Name) and node.func.value.id in ("self", "cls")):
+                return True  # make(), utils.make(), self.make(): whatever they build
             if q.startswith("torch.") or not isinstance(node.func, ast.Attribute):
                 return False
             node = node.func.value  # a method: its receiver's device (or the one it names)
@@ -62,10 +72,9 @@ def may_be_host_made(tree: ast.AST, node: ast.AST, qualname: Qualname, depth: in
         else:
             break
     if isinstance(node, (ast.IfExp, ast.BoolOp, ast.BinOp, ast.List, ast.Tuple)):
-        return any(may_be_host_made(tree, c, qualname, depth + 1, seen) for c in ast.iter_child_nodes(node)
-                   if isinstance(c, ast.expr))
+        return any(further(c) for c in ast.iter_child_nodes(node) if isinstance(c, ast.expr))
     if isinstance(node, ast.Name):
-        key, values = node.id, lambda: _name_bindings(tree, node)
+        key, values = node.id, lambda: _name_bindings(tree, node, strict)
     elif isinstance(node, ast.Attribute) and node.attr not in ("device", "dtype", "data"):
         attr = node.attr
         key, values = "." + attr, lambda: list(_attribute_bindings(tree, attr))
@@ -74,7 +83,7 @@ def may_be_host_made(tree: ast.AST, node: ast.AST, qualname: Qualname, depth: in
     if key in seen:
         return False
     seen.add(key)
-    return any(v is not None and may_be_host_made(tree, v, qualname, depth + 1, seen) for v in values())
+    return any(strict if v is None else further(v) for v in values())
 
 
 def _names_dtype(a: ast.AST, qualname: Qualname) -> bool:
@@ -96,10 +105,10 @@ def _names_cpu(a: ast.AST) -> bool:
     return isinstance(a, ast.Constant) and isinstance(a.value, str) and a.value.split(":")[0] == "cpu"
 
 
-def _name_bindings(tree: ast.AST, name: ast.Name) -> List[Optional[ast.AST]]:
+def _name_bindings(tree: ast.AST, name: ast.Name, strict: bool = False) -> List[Optional[ast.AST]]:
     """The values bound to ``name`` in the scope that binds it: None for a binding whose
-    value cannot be read off (unpacking, ``for``, ``with ... as``, ``global`` and the like,
-    which count as "maybe")."""
+    value cannot be read off (unpacking, ``for``, ``with ... as``, ``global``, a ``case``
+    capture and the like; ``strict``: a parameter too)."""
     scope = enclosing_scope(tree, name)
     while True:
         found = list(_bindings_in(scope, name.id))
@@ -108,7 +117,7 @@ def _name_bindings(tree: ast.AST, name: ast.Name) -> List[Optional[ast.AST]]:
         if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
             a = scope.args
             if any(p.arg == name.id for p in a.posonlyargs + a.args + a.kwonlyargs):
-                return []  # a parameter, never rebound: nothing shows where it was built
+                return [None] if strict else []  # a parameter: nothing shows where it was built
         scope = enclosing_scope(tree, scope)
 
 
@@ -129,6 +138,9 @@ def _bindings_in(scope: ast.AST, name: str) -> Iterator[Optional[ast.AST]]:
         elif isinstance(n, (ast.For, ast.AsyncFor, ast.comprehension)) and _binds(n.target, name):
             yield None
         elif isinstance(n, ast.withitem) and n.optional_vars is not None and _binds(n.optional_vars, name):
+            yield None
+        elif isinstance(n, (ast.MatchAs, ast.MatchStar)) and n.name == name \
+                or isinstance(n, ast.MatchMapping) and n.rest == name:
             yield None
         elif isinstance(n, (ast.Import, ast.ImportFrom, ast.ExceptHandler, ast.Delete)):
             if any(_binds(t, name) for t in getattr(n, "targets", [])) or getattr(n, "name", None) == name \

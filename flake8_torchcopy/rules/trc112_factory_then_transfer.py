@@ -285,8 +285,9 @@ class FactoryThenTransfer(Rule):
         # default dtype (x.to(t) is x): what may have been built on the host is not reported
         if ctx.may_be_host_made(a):
             return None
-        if ctx.is_tensor(a):
-            return None if ctx.fix_blocker is not None else ("tensor", None)
+        if ctx.is_tensor(a):  # built somewhere: where the module cannot tell, maybe on the host
+            return None if ctx.fix_blocker is not None or ctx.may_be_host_made(a, strict=True) \
+                else ("tensor", None)
         return "unknown", None
 
 
