@@ -256,3 +256,17 @@ def test_to_a_tensor_the_module_shows_built_on_the_host(tmp_path):
     run = "import m; x = m.torch.zeros(3); print(all(x.to(m.make()) is x for _ in [0]))"
     assert run_py(tmp_path, run) == "True"
     assert lint(HOST_MADE) == [("TRC112", 42, False)]
+
+
+def test_submodule_answered_by_a_module_getattr(tmp_path):
+    """``from pkg import n`` asks ``pkg.__getattr__("n")`` before importing ``pkg/n.py``:
+    here it answers with the helper's module."""
+    write(tmp_path, {
+        "pkg/__init__.py": "def __getattr__(name):\n    from .sub import m\n    return m\n",
+        "pkg/sub/__init__.py": "",
+        "pkg/sub/m.py": HELPER,
+        "pkg/n.py": "def other():\n    return 1\n",
+        "pkg/x.py": "from pkg import n\n\n\ndef boom():\n    return n._f([1.0, 2.0])\n",
+    })
+    assert run_py(tmp_path, "import pkg.x; print(pkg.x.boom().tolist())") == "[1.0, 2.0]"
+    assert codes(tmp_path / "pkg" / "sub" / "m.py") == []

@@ -17,7 +17,7 @@ taken for it), a namespace package, a module that fails to read or parse, a name
 binds more than once or may bind unseen (:func:`.returns.bound_once`: a star import,
 ``exec``, ``globals()``, ``sys.modules``...), a name bound by anything but a ``def`` or a
 ``from`` import, a package ``__init__`` that binds the name of the submodule a dotted name
-goes through, a function a submodule of the same name may shadow.
+goes through (or defines a module ``__getattr__``), a function a submodule of the same name may shadow.
 
 The value carries :data:`~.values.OTHER_MODULE`: the module may change without the linted
 file changing, or be another module at run time than the one on disk, so a fix that rests on
@@ -111,9 +111,11 @@ _LEAVES: Dict[Tuple[str, Optional[Tuple[int, int]], str], bool] = {}
 
 def _leaves(init: str, package: str, name: str) -> bool:
     """Does the package ``__init__`` at ``init`` leave ``name`` to its submodule (bind it
-    not at all, or only by importing that submodule)?"""
+    not at all, or only by importing that submodule, and define no ``__getattr__``)?"""
     file = version(init)
     if file is not None and file.text is not None:
+        if "__getattr__" in file.text:
+            return False  # a module __getattr__ answers for a submodule not imported yet
         if not may_rebind(file, name):
             return True  # the word is nowhere in it: not parsed
         if dynamic(file):
