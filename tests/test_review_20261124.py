@@ -270,3 +270,30 @@ def test_submodule_answered_by_a_module_getattr(tmp_path):
     })
     assert run_py(tmp_path, "import pkg.x; print(pkg.x.boom().tolist())") == "[1.0, 2.0]"
     assert codes(tmp_path / "pkg" / "sub" / "m.py") == []
+
+
+# ------------------------------------------------------------ subclasses
+RETYPED = """
+import torch
+
+
+class MyT(torch.Tensor):
+    pass
+
+
+def f():
+    t = torch.zeros(3)
+    t.__class__ = MyT
+    return torch.tensor(t)
+"""
+
+
+def test_a_tensor_retyped_by_a_class_store_gets_no_safe_fix(tmp_path):
+    """``t.__class__ = MyT`` makes ``t`` a subclass: ``t.detach().clone()`` keeps it,
+    ``torch.tensor(t)`` makes a plain tensor."""
+    (tmp_path / "m.py").write_text(textwrap.dedent(RETYPED))
+    run = ("import warnings; warnings.simplefilter('ignore'); import m\n"
+           "t = m.f(); u = m.torch.zeros(3); u.__class__ = m.MyT\n"
+           "print(type(t).__name__, type(u.detach().clone()).__name__)")
+    assert run_py(tmp_path, run) == "Tensor MyT"
+    assert lint(RETYPED) == [("TRC101", 11, False)]

@@ -11,6 +11,7 @@ statements and joins are the walker's (:mod:`.flow`).
 from __future__ import annotations
 
 import ast
+import re
 from collections import Counter
 from typing import TYPE_CHECKING, Callable, Dict, List, Mapping, Optional, Sequence, cast
 
@@ -40,6 +41,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .context import Context
 
 # expressions whose tensor result may take the class of a tensor they are computed from
+_RETYPES = re.compile(r"__class__\s*=(?!=)|[\"']__class__[\"']")
 _DERIVED = (ast.Call, ast.BinOp, ast.UnaryOp, ast.Subscript, ast.Attribute, ast.Compare)
 
 
@@ -79,6 +81,8 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
         self.walrus: List[str] = []  # names `:=` bound, for scopes that restore the env
         self.path: Optional[str] = None  # the linted file: its imports of its own package are followed
         self.imported_from: Dict[int, tuple] = {}  # id(value) -> (value, level, module, name)
+        # `t.__class__ = MyT`, setattr(t, "__class__", ...): any tensor may become a subclass
+        self.retypes = "__class__" in source and _RETYPES.search(source) is not None
 
     def attribute_is_tensor(self, attr: str):
         """Is ``self.<attr>`` a tensor in the method being walked (module summary)?  True, or
@@ -155,6 +159,8 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
                     v = Value(recv.kind, caveat=recv.caveat, permuted_by=recv.permuted_by)
         if v.kind == TENSOR and v.caveat is None and cls in _DERIVED:
             v = self.derived_caveat(node, v)
+        if v.kind == TENSOR and v.caveat is None and self.retypes:
+            v = v.with_(caveat=SUBCLASS)
         if shape is not None and v.kind in (TENSOR, ANNOTATED):
             v = tuples.tuple_result(shape, v)  # x.topk(k), torch.max(x, 1): (values, indices)
         self.cache[id(node)] = v
