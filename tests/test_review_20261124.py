@@ -297,3 +297,23 @@ def test_a_tensor_retyped_by_a_class_store_gets_no_safe_fix(tmp_path):
            "print(type(t).__name__, type(u.detach().clone()).__name__)")
     assert run_py(tmp_path, run) == "Tensor MyT"
     assert lint(RETYPED) == [("TRC101", 11, False)]
+
+
+@pytest.mark.parametrize("imp, name", [
+    ("from . import m as itself", "itself"),
+    ("from . import m as mycls", "mycls"),
+    ("import pkg.m as self", "self"),
+])
+def test_module_alias_ending_like_self(imp, name, tmp_path):
+    """The index skipped ``._f`` after any text ending in ``self``/``cls``: ``itself._f``
+    (an alias of the helper's module) was never read."""
+    write(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/m.py": HELPER,
+        "pkg/x.py": f"{imp}\n\n\ndef boom():\n    return {name}._f([1.0, 2.0])\n",
+    })
+    assert run_py(tmp_path, "import pkg.x; print(pkg.x.boom().tolist())") == "[1.0, 2.0]"
+    assert [c for c, _, _ in codes(tmp_path / "pkg" / "m.py")] == ["TRC101"]  # some paths: no fix
+    assert codes(tmp_path / "pkg" / "m.py")[0][2] is False
+    assert "some paths" in lint_source((tmp_path / "pkg" / "m.py").read_text(),
+                                       str(tmp_path / "pkg" / "m.py"))[0].message

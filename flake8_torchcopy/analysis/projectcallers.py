@@ -97,13 +97,14 @@ class _Package:
             if _STAR.search(text):  # every private word (and some pieces of words)
                 words.update(_PRIVATE.findall(text))
             else:
+                imported = _import_words(text)
+                own = {"self", "cls"} - set(imported)  # `import pkg.m as self` names M
                 for m in _REACHING[0].finditer(text):
-                    at = m.start()
-                    if text[at - 4:at] != "self" and text[at - 3:at] != "cls":  # its own method
+                    if _word_before(text, m.start()) not in own:  # its own method (not `itself.`)
                         words.add(m.group(1))
                 words.update(_REACHING[1].findall(text))
                 words.update(_REACHING[2].findall(text))
-                words.update(_import_words(text))
+                words.update(imported)
             for w in words:
                 reaching.setdefault(w, []).append(k)
         # tuples of ints: the collector stops tracking them (sets it walks at every full
@@ -115,6 +116,14 @@ class _Package:
         if not name.startswith("_"):  # a public name (public-helpers): every file holding it
             return [k for k, path in enumerate(self.files) if _holds(path, name)]
         return self.reaching.get(name, ())
+
+
+def _word_before(text: str, at: int) -> str:
+    """The whole name right before ``at`` (a ``.``), "" when it is none or an attribute."""
+    k = at
+    while k > 0 and (text[k - 1].isalnum() or text[k - 1] == "_"):
+        k -= 1
+    return "" if k > 0 and text[k - 1] == "." else text[k:at]
 
 
 def _import_words(text: str) -> List[str]:
