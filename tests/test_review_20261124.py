@@ -317,3 +317,21 @@ def test_module_alias_ending_like_self(imp, name, tmp_path):
     assert codes(tmp_path / "pkg" / "m.py")[0][2] is False
     assert "some paths" in lint_source((tmp_path / "pkg" / "m.py").read_text(),
                                        str(tmp_path / "pkg" / "m.py"))[0].message
+
+
+@pytest.mark.parametrize("attr", ["data", "T", "mT"])
+def test_to_an_attribute_of_a_host_tensor(attr, tmp_path):
+    """``t.data``, ``t.T``, ``t.mT`` of a host tensor are on the host: ``x.to(t.data)`` is
+    ``x`` itself."""
+    src = f"""
+    import torch
+
+
+    def f():
+        t = torch.randn(3, 3)
+        x = torch.zeros(3)
+        return x.to(t.{attr}) is x, torch.zeros(3).to(t.{attr})
+    """
+    (tmp_path / "m.py").write_text(textwrap.dedent(src))
+    assert run_py(tmp_path, "import m; print(m.f()[0])") == "True"
+    assert [c for c in lint(src) if c[0] == "TRC112"] == []

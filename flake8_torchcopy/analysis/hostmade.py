@@ -25,6 +25,8 @@ HOST_MAKERS = frozenset("""
     zeros ones full eye tensor empty arange linspace logspace rand randn randint randperm
     as_tensor from_numpy empty_strided normal bernoulli frombuffer asarray
     """.split()) | LEGACY_CONSTRUCTORS
+#: tensor attributes that are tensors on their receiver's device
+_SAME_PLACE = frozenset({"data", "T", "mT", "H", "mH", "real", "imag", "grad"})
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _DEPTH = 6
 
@@ -75,7 +77,9 @@ def may_be_host_made(tree: ast.AST, node: ast.AST, qualname: Qualname, depth: in
         return any(further(c) for c in ast.iter_child_nodes(node) if isinstance(c, ast.expr))
     if isinstance(node, ast.Name):
         key, values = node.id, lambda: _name_bindings(tree, node, strict)
-    elif isinstance(node, ast.Attribute) and node.attr not in ("device", "dtype", "data"):
+    elif isinstance(node, ast.Attribute) and node.attr not in ("device", "dtype"):
+        if node.attr in _SAME_PLACE and further(node.value):
+            return True  # t.data, t.T, t.grad: where t is
         attr = node.attr
         key, values = "." + attr, lambda: list(_attribute_bindings(tree, attr))
     else:
