@@ -117,12 +117,11 @@ class Context:
         ``@torch.inference_mode()`` in its own function: :func:`.gradmode.recording_off`)?"""
         return gradmode.recording_off(self._w.tree, node, self._bound_qualname)
 
-    def may_be_host_made(self, node: ast.AST, strict: bool = False) -> bool:
+    def may_be_host_made(self, node: ast.AST) -> bool:
         """Might the tensor ``node`` have been built on the host (by a factory, ``.cpu()``,
         through its names' bindings: :func:`.hostmade.may_be_host_made`)?  Generous: a
-        "no" means nothing in the module shows a host build.  ``strict`` (asked of a proven
-        tensor): bindings it cannot read, parameters and calls of functions are maybes too."""
-        return hostmade.may_be_host_made(self._w.tree, node, self._bound_qualname, strict=strict)
+        "no" means nothing in the module shows a host build."""
+        return hostmade.may_be_host_made(self._w.tree, node, self._bound_qualname)
 
     def statement_and_previous(self, node: ast.AST) -> Optional[Tuple[ast.stmt, ast.stmt]]:
         """The statement right before the one holding ``node`` in the same block, and that

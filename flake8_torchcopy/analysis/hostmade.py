@@ -3,12 +3,15 @@
 ``torch.zeros(3).to(t)`` of a tensor ``t`` built on the host in the default dtype is the
 tensor itself: no copy.  :func:`may_be_host_made` answers generously (a "maybe" keeps a
 report away): it follows the expression's receivers down to a factory call, a ``.cpu()``
-or ``.to("cpu")``, a name or an attribute, and for a name every binding of it in its scope
+or ``.to("cpu")``, a name or an attribute (``t.data``, ``t.T``: ``t``), a call of a
+``def`` of the module (what it returns), and for a name every binding of it in its scope
 (the function that binds it, else the module), for an attribute every store of that
 attribute name and every ``register_buffer`` of it anywhere in the module.  Unpacking,
 loop targets and other bindings it cannot read are not host evidence (as a parameter is
 not): the rule reports ``.to(y)`` of an unknown ``y`` already, and this only keeps quiet
-where the module shows a host build.
+where the module shows a host build.  (A proven tensor bound by unpacking or a loop, or a
+parameter its calls pass a host tensor, is such a build the search does not see.)  Past
+``_DEPTH`` steps the answer is "maybe".
 """
 from __future__ import annotations
 
@@ -28,21 +31,19 @@ HOST_MAKERS = frozenset("""
 #: tensor attributes that are tensors on their receiver's device
 _SAME_PLACE = frozenset({"data", "T", "mT", "H", "mH", "real", "imag", "grad"})
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
-_DEPTH = 6
+_DEPTH = 16  # past it: maybe (each name is followed once: `seen`)
 
 
 def may_be_host_made(tree: ast.AST, node: ast.AST, qualname: Qualname, depth: int = 0,
-                     seen: Optional[Set[str]] = None, strict: bool = False) -> bool:
+                     seen: Optional[Set[str]] = None) -> bool:
     """Might ``node`` be a tensor built on the host (see the module's docstring)?  ``seen``:
-    the names followed already (``t = t.float()`` adds no origin to ``t``'s others).
-    ``strict`` (for a proven tensor, which was built somewhere): a binding it cannot read,
-    a parameter, or a call of a function or of a method of ``self`` may be a host build too."""
+    the names followed already (``t = t.float()`` adds no origin to ``t``'s others)."""
     seen = set() if seen is None else seen
     if depth > _DEPTH:
         return True  # a long chain of names: maybe
 
     def further(n: ast.AST) -> bool:
-        return may_be_host_made(tree, n, qualname, depth + 1, seen, strict)
+        return may_be_host_made(tree, n, qualname, depth + 1, seen)
 
     while True:
         if isinstance(node, ast.Call):
@@ -60,10 +61,8 @@ def may_be_host_made(tree: ast.AST, node: ast.AST, qualname: Qualname, depth: in
                     return any(further(a) for a in args)
             elif any(further(a) for a in args):
                 return True  # built where an argument is, maybe the host
-            if strict and not q.startswith("torch.") and (
-                    q or not isinstance(node.func, ast.Attribute)
-                    or isinstance(node.func.value, ast.Name) and node.func.value.id in ("self", "cls")):
-                return True  # make(), utils.make(), self.make(): whatever they build
+            if any(further(r) for r in _returned(tree, node.func)):
+                return True  # make(), self.make() of a def of the module: what it returns
             if q.startswith("torch.") or not isinstance(node.func, ast.Attribute):
                 return False
             node = node.func.value  # a method: its receiver's device (or the one it names)
@@ -76,7 +75,7 @@ def may_be_host_made(tree: ast.AST, node: ast.AST, qualname: Qualname, depth: in
     if isinstance(node, (ast.IfExp, ast.BoolOp, ast.BinOp, ast.List, ast.Tuple)):
         return any(further(c) for c in ast.iter_child_nodes(node) if isinstance(c, ast.expr))
     if isinstance(node, ast.Name):
-        key, values = node.id, lambda: _name_bindings(tree, node, strict)
+        key, values = node.id, lambda: _name_bindings(tree, node)
     elif isinstance(node, ast.Attribute) and node.attr not in ("device", "dtype"):
         if node.attr in _SAME_PLACE and further(node.value):
             return True  # t.data, t.T, t.grad: where t is
@@ -87,7 +86,37 @@ def may_be_host_made(tree: ast.AST, node: ast.AST, qualname: Qualname, depth: in
     if key in seen:
         return False
     seen.add(key)
-    return any(strict if v is None else further(v) for v in values())
+    return any(v is not None and further(v) for v in values())
+
+
+def _returned(tree: ast.AST, func: ast.AST) -> List[ast.AST]:
+    """What the module's ``def``s named like the callee (``make`` of ``make()``, ``m`` of
+    ``self.m()``; a def in any class, any scope) return: the values of their ``return``s."""
+    name = func.id if isinstance(func, ast.Name) else \
+        func.attr if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
+        and func.value.id in ("self", "cls") else None
+    if name is None:
+        return []
+    defs = tree.__dict__.get(_DEFS)
+    if defs is None:
+        defs = tree.__dict__[_DEFS] = {}
+        for n in ast.walk(tree):
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                defs.setdefault(n.name, []).append(n)
+    out: List[ast.AST] = []
+    for d in defs.get(name, ()):
+        stack = list(d.body)
+        while stack:
+            n = stack.pop()
+            if isinstance(n, _SCOPES):
+                continue
+            if isinstance(n, ast.Return) and n.value is not None:
+                out.append(n.value)
+            stack.extend(ast.iter_child_nodes(n))
+    return out
+
+
+_DEFS = "_torchcopy_defs_by_name"  # the tree's own attribute: its defs by name
 
 
 def _names_dtype(a: ast.AST, qualname: Qualname) -> bool:
@@ -109,10 +138,10 @@ def _names_cpu(a: ast.AST) -> bool:
     return isinstance(a, ast.Constant) and isinstance(a.value, str) and a.value.split(":")[0] == "cpu"
 
 
-def _name_bindings(tree: ast.AST, name: ast.Name, strict: bool = False) -> List[Optional[ast.AST]]:
+def _name_bindings(tree: ast.AST, name: ast.Name) -> List[Optional[ast.AST]]:
     """The values bound to ``name`` in the scope that binds it: None for a binding whose
     value cannot be read off (unpacking, ``for``, ``with ... as``, ``global``, a ``case``
-    capture and the like; ``strict``: a parameter too)."""
+    capture and the like)."""
     scope = enclosing_scope(tree, name)
     while True:
         found = list(_bindings_in(scope, name.id))
@@ -121,7 +150,7 @@ def _name_bindings(tree: ast.AST, name: ast.Name, strict: bool = False) -> List[
         if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
             a = scope.args
             if any(p.arg == name.id for p in a.posonlyargs + a.args + a.kwonlyargs):
-                return [None] if strict else []  # a parameter: nothing shows where it was built
+                return []  # a parameter, never rebound: nothing shows where it was built
         scope = enclosing_scope(tree, scope)
 
 

@@ -285,9 +285,8 @@ class FactoryThenTransfer(Rule):
         # default dtype (x.to(t) is x): what may have been built on the host is not reported
         if ctx.may_be_host_made(a):
             return None
-        if ctx.is_tensor(a):  # built somewhere: where the module cannot tell, maybe on the host
-            return None if ctx.fix_blocker is not None or ctx.may_be_host_made(a, strict=True) \
-                else ("tensor", None)
+        if ctx.is_tensor(a):
+            return None if ctx.fix_blocker is not None else ("tensor", None)
         return "unknown", None
 
 
@@ -320,9 +319,9 @@ def _device_and_dtype(a: ast.AST, b: ast.AST, ctx) -> Optional[tuple]:
 
 
 def _may_be_tensor(a: ast.AST, ctx) -> bool:
-    """Is ``a`` shown a tensor on some path (an annotation counts)?  ``torch.tensor(t)``
-    copies ``t`` on its own device (checked with torch on the meta device)."""
-    return ctx.is_tensor(a) or ctx.tensor_on_a_path(a) or ctx.value(a).kind == "annotated"
+    """Is ``a`` shown a tensor on some path (an annotation only when trusted)?
+    ``torch.tensor(t)`` copies ``t`` on its own device (checked with torch on meta)."""
+    return ctx.tensor_kind(a) is not None or ctx.tensor_on_a_path(a)
 
 
 def _data_arg(a: ast.AST, ctx) -> bool:
