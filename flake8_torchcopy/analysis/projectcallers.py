@@ -66,6 +66,7 @@ def module_name(project: Project, path: str) -> Optional[str]:
 _REACHING = (re.compile(r"\.[ \t]*(_\w+)"), re.compile(r"\"(_\w+)"), re.compile(r"'(_\w+)"))
 _PRIVATE = re.compile(r"_\w+")
 _WORD = re.compile(r"\w+")
+_NAME_BEFORE = re.compile(r"(?<![\w.])\w+\Z")
 
 
 class _Package:
@@ -120,10 +121,8 @@ class _Package:
 
 def _word_before(text: str, at: int) -> str:
     """The whole name right before ``at`` (a ``.``), "" when it is none or an attribute."""
-    k = at
-    while k > 0 and (text[k - 1].isalnum() or text[k - 1] == "_"):
-        k -= 1
-    return "" if k > 0 and text[k - 1] == "." else text[k:at]
+    m = _NAME_BEFORE.search(text[max(0, at - 80):at])
+    return m.group() if m else ""
 
 
 def _import_words(text: str) -> List[str]:
