@@ -344,3 +344,33 @@ def test_to_an_attribute_of_a_host_tensor(attr, tmp_path):
     (tmp_path / "m.py").write_text(textwrap.dedent(src))
     assert run_py(tmp_path, "import m; print(m.f()[0])") == "True"
     assert [c for c in lint(src) if c[0] == "TRC112"] == []
+
+
+PATCHED = """
+import torch
+
+_orig_clone = torch.Tensor.clone
+
+
+def _clone(self, *a, **k):
+    out = _orig_clone(self, *a, **k)
+    out.tag = "cloned"
+    return out
+
+
+torch.Tensor.clone = _clone
+
+
+def f():
+    w = torch.randn(3, requires_grad=True)
+    return w.clone().detach()
+"""
+
+
+def test_tensor_methods_replaced_by_the_module(tmp_path):
+    """``torch.Tensor.clone = f``: ``w.clone().detach()`` drops the clone's ``.tag``,
+    ``w.detach().clone()`` keeps it."""
+    (tmp_path / "m.py").write_text(textwrap.dedent(PATCHED))
+    run = "import m; w = m.torch.randn(3); print(hasattr(m.f(), 'tag'), hasattr(w.detach().clone(), 'tag'))"
+    assert run_py(tmp_path, run) == "False True"
+    assert lint(PATCHED) == [("TRC103", 17, False)]

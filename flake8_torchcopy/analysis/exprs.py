@@ -41,7 +41,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from .context import Context
 
 # expressions whose tensor result may take the class of a tensor they are computed from
-_RETYPES = re.compile(r"__class__\s*=(?!=)|[\"']__class__[\"']")
+_RETYPES = re.compile(r"__class__\s*=(?!=)|[\"']__class__[\"']|\bTensor\.\w+\s*=(?!=)"
+                      r"|setattr\(\s*(?:\w+\.)?Tensor\b")
 _DERIVED = (ast.Call, ast.BinOp, ast.UnaryOp, ast.Subscript, ast.Attribute, ast.Compare)
 
 
@@ -81,8 +82,9 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
         self.walrus: List[str] = []  # names `:=` bound, for scopes that restore the env
         self.path: Optional[str] = None  # the linted file: its imports of its own package are followed
         self.imported_from: Dict[int, tuple] = {}  # id(value) -> (value, level, module, name)
-        # `t.__class__ = MyT`, setattr(t, "__class__", ...): any tensor may become a subclass
-        self.retypes = "__class__" in source and _RETYPES.search(source) is not None
+        # `t.__class__ = MyT`, setattr(t, "__class__", ...), `torch.Tensor.clone = f`: any
+        # tensor may be a subclass, or have methods that are not torch's
+        self.retypes = ("__class__" in source or "Tensor" in source) and _RETYPES.search(source) is not None
 
     def attribute_is_tensor(self, attr: str):
         """Is ``self.<attr>`` a tensor in the method being walked (module summary)?  True, or
