@@ -29,7 +29,7 @@ from .callsites import NO_CALLSITES, CallSites
 from .returns import returns_tensor
 from .sizes import SizeArithmetic
 from .subclasses import SubclassCaveats
-from .summaries import MAYBE_NONE, store_counts, tensor_attributes
+from .summaries import attribute_value
 from .symbolic import Mono, Sym
 from .methodlayouts import const_int, elementwise_layout, permuted_origin
 from .modulescan import holds_view
@@ -85,24 +85,6 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
         # `t.__class__ = MyT`, setattr(t, "__class__", ...), `torch.Tensor.clone = f`: any
         # tensor may be a subclass, or have methods that are not torch's
         self.retypes = ("__class__" in source or "Tensor" in source) and _RETYPES.search(source) is not None
-
-    def attribute_is_tensor(self, attr: str):
-        """Is ``self.<attr>`` a tensor in the method being walked (module summary)?  True, or
-        :data:`.summaries.MAYBE_NONE` (a tensor or None), or False: not known."""
-        cls = self.method_of
-        if cls is None:
-            return False
-        attrs = self.class_attrs.get(id(cls))
-        if attrs is None:
-            if "setattr(" in self.source or "__dict__" in self.source:
-                attrs = {}  # attributes may be set where the text does not show it
-            else:
-                if self.attr_stores is None:
-                    self.attr_stores = store_counts(self.source)
-                attrs = tensor_attributes(cls, self.attr_stores, self.static_qualname,
-                                          registers="register_" in self.idx.text(cls))
-            self.class_attrs[id(cls)] = attrs
-        return attrs.get(attr, False)
 
     def lookup(self, name: str) -> Value:
         v = self.env.get(name)
@@ -299,11 +281,9 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
             return sem.attribute_layout(base, attr)
         if self.self_value is not None and isinstance(node.value, ast.Name) \
                 and self.lookup(node.value.id) is self.self_value:
-            known = self.attribute_is_tensor(attr)
-            if known is True:
-                return Value(TENSOR)
-            if known == MAYBE_NONE:
-                return Value(UNKNOWN, some=True)  # a tensor, or None (a test may have ruled it out)
+            known = attribute_value(self, attr)  # the class's summary
+            if known is not None:
+                return known
         if isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
             return Value(UNKNOWN, mono=Mono.sym(Sym(f"{node.value.id}.{attr}", "attr")))
         return UNKNOWN_VALUE
@@ -390,10 +370,9 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
             if returned is not None:
                 return returned
         cls = self.module_classes.get(id(func))
-        if cls is not None:
-            made = datasets.instance(self, cls)  # a dataset class of the module: its items
-            if made is not None:
-                return made
+        made = datasets.instance(self, cls) if cls is not None else None  # a dataset class: its items
+        if made is not None:
+            return made
         if func.is_class:
             return NOT_VALUE
         if isinstance(node.func, ast.Name) and func is not None and not func.local_def \

@@ -44,6 +44,7 @@ from .modulefacts import _REGISTER, ModuleFacts, Qualname, _dunder, _source_of, 
 from .scopes import _FUNCS, _first_param
 from .torchapi import MODULE_ATTRIBUTES
 from .torchsem import TENSOR_CONSTRUCTORS
+from .values import TENSOR, UNKNOWN, Value
 
 #: bases that store, define and intercept no attribute but dunders and these (``Dataset``:
 #: ``object``'s ``__setattr__``/``__getattribute__``, no descriptor; checked with torch)
@@ -248,6 +249,29 @@ def _weak(f: Callable) -> Callable[[], Optional[Callable]]:
         return weakref.WeakMethod(f)
     except TypeError:
         return lambda: f
+
+
+def attribute_value(ev, attr: str) -> Optional[Value]:
+    """``self.<attr>`` in the method the walker ``ev`` is in, by its class's summary: a
+    tensor, a tensor on some paths (:data:`MAYBE_NONE`: a test may have ruled None out),
+    or None: not known."""
+    cls = ev.method_of
+    if cls is None:
+        return None
+    attrs = ev.class_attrs.get(id(cls))
+    if attrs is None:
+        if "setattr(" in ev.source or "__dict__" in ev.source:
+            attrs = {}  # attributes may be set where the text does not show it
+        else:
+            if ev.attr_stores is None:
+                ev.attr_stores = store_counts(ev.source)
+            attrs = tensor_attributes(cls, ev.attr_stores, ev.static_qualname,
+                                      registers="register_" in ev.idx.text(cls))
+        ev.class_attrs[id(cls)] = attrs
+    known = attrs.get(attr, False)
+    if known is True:
+        return Value(TENSOR)
+    return Value(UNKNOWN, some=True) if known == MAYBE_NONE else None
 
 
 def tensor_attributes(cls: ast.ClassDef, stores_in_module: Counter, qualname: Qualname,
