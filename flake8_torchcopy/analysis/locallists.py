@@ -32,14 +32,12 @@ def uses_in_scope(scope: ast.AST, name: str, source_text: str) -> Optional[Tuple
     or a lambda, ``locals()``-like access, ``name`` a parameter or declared
     ``global``/``nonlocal``, or used (or defined) in a nested scope.  The scope is walked
     once for every name asked about (its index is kept on the scope's node)."""
-    if _DYNAMIC.search(source_text):
-        return None
     if not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)):
         return None
     index = scope.__dict__.get(_INDEX)
-    if index is None:
-        index = scope.__dict__[_INDEX] = _ScopeIndex(scope)
-    if name in index.refused:
+    if index is None:  # the scope's text (the same for every name) searched once too
+        index = scope.__dict__[_INDEX] = _ScopeIndex(scope, bool(_DYNAMIC.search(source_text)))
+    if index.dynamic or name in index.refused:
         return None
     return index.uses.get(name, []), index.parents
 
@@ -52,10 +50,13 @@ class _ScopeIndex:
     parent of each node, and the names it does not follow (parameters, ``global`` and
     ``nonlocal`` names, names used or defined in a nested scope)."""
 
-    def __init__(self, scope: ast.AST) -> None:
+    def __init__(self, scope: ast.AST, dynamic: bool) -> None:
         self.uses: Dict[str, Uses] = {}
         self.parents: Parents = {}
         self.refused: Set[str] = set()
+        self.dynamic = dynamic  # locals()-like access: no name is followed
+        if dynamic:
+            return
         if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
             a = scope.args
             params = a.posonlyargs + a.args + a.kwonlyargs + [x for x in (a.vararg, a.kwarg) if x]
