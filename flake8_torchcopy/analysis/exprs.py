@@ -27,6 +27,7 @@ from .narrowing import narrow
 from .project import imported_call
 from .callsites import NO_CALLSITES, CallSites
 from .returns import returns_tensor
+from .returnwalker import walked_returns
 from .sizes import SizeArithmetic
 from .subclasses import SubclassCaveats
 from .summaries import attribute_value
@@ -72,7 +73,7 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
         self.class_attrs: Dict[int, Mapping[str, bool]] = {}
         self.module_defs: Dict[int, ast.AST] = {}  # id of the value a module-level def bound -> def
         self.module_classes: Dict[int, ast.ClassDef] = {}  # id of the value a module-level class bound -> it
-        self.tensor_returns: Dict[int, bool] = {}
+        self.tensor_returns: Dict[int, Optional[Value]] = {}
         self.attr_stores: Optional[Counter] = None  # stores of each .attr in the module's text
         self.volatile: frozenset = frozenset()  # names that calls may rebind (nonlocal, global)
         self.sites: CallSites = NO_CALLSITES  # calls of closed functions, to record
@@ -362,10 +363,12 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
             return sem.call_method(self, node, recv, node.func.attr, args)
         defn = self.module_defs.get(id(func))
         if defn is not None:
-            if id(defn) not in self.tensor_returns:
-                self.tensor_returns[id(defn)] = returns_tensor(defn, self.static_qualname)
-            if self.tensor_returns[id(defn)]:
-                return Value(TENSOR)
+            if id(defn) not in self.tensor_returns:  # by the returns' forms, else by their data flow
+                self.tensor_returns[id(defn)] = Value(TENSOR) if returns_tensor(defn, self.static_qualname) \
+                    else walked_returns(self, defn)
+            made = self.tensor_returns[id(defn)]
+            if made is not None:
+                return made
             returned = localdicts.call(self, node, defn)  # f() returning {...}
             if returned is not None:
                 return returned

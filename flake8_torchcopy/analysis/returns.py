@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 import re
 from collections import Counter
-from typing import List, Optional, Set
+from typing import List, Optional, Set, cast
 
 from .callsites import BLOCK_FIELDS
 from .modulefacts import Qualname, _source_of, _tree_of
@@ -176,14 +176,22 @@ def returns_tensor(func: ast.AST, qualname: Qualname, tree: Optional[ast.AST] = 
     tensor made by a torch constructor (``return torch.as_tensor(x).float()``), and is its
     name bound only by its ``def`` (:func:`bound_once`)?  ``tree``: the module (else the
     walker that owns ``qualname`` gives it)."""
+    return exits_by_return(func) and all(
+        _is_tensor_expr(node.value, qualname) for node in _own_nodes(func) if isinstance(node, ast.Return)) \
+        and def_bound_once(cast(ast.FunctionDef, func), qualname, tree)
+
+
+def exits_by_return(func: ast.AST) -> bool:
+    """Is ``func`` an undecorated, non-generator ``def`` that ends in a ``return`` (it cannot
+    fall off its end and return None)?"""
     if not isinstance(func, ast.FunctionDef) or func.decorator_list \
             or not func.body or not isinstance(func.body[-1], ast.Return):
         return False  # decorated, async, or it may fall off its end and return None
-    for node in _own_nodes(func):
-        if isinstance(node, (ast.Yield, ast.YieldFrom)):
-            return False
-        if isinstance(node, ast.Return) and not _is_tensor_expr(node.value, qualname):
-            return False
+    return not any(isinstance(node, (ast.Yield, ast.YieldFrom)) for node in _own_nodes(func))
+
+
+def def_bound_once(func: ast.FunctionDef, qualname: Qualname, tree: Optional[ast.AST] = None) -> bool:
+    """Is the name of the module-level ``func`` bound only by its ``def`` (:func:`bound_once`)?"""
     if tree is None:
         # the walker's own account of the names a function cannot trust (bound twice, global,
         # a star import, exec/globals()), where it keeps one

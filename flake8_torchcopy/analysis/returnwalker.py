@@ -27,6 +27,7 @@ def _return_walker_class() -> Any:
     class ReturnWalker(FlowWalker):
         target: Optional[ast.AST] = None
         function_of: Optional[int] = None
+        walks_returns = False  # a call's value by return forms only (.walked_returns)
         returned: List[Optional[Value]] = []  # set per walk (returns_tensor)
 
         def may_match(self, node: ast.AST) -> bool:
@@ -85,3 +86,24 @@ def walker_of(source: str, path: str, tree: ast.Module) -> Any:
     except RecursionError:
         w.walked = {}
     return w
+
+
+def walked_returns(ev, func: ast.AST) -> Optional[Value]:
+    """A call of the module-level ``func`` (of the module ``ev`` walks) where every ``return``
+    of it is a tensor by the data-flow walk of the function, its parameters unknown (``y =
+    torch.zeros(n); return y * 2``), it ends in a ``return`` and its name is bound once
+    (:mod:`.returns`): a tensor, with the caveat a returned value carries; None otherwise.
+    Only asked where the function's text names ``torch`` (nothing else makes a tensor from
+    nothing); the walker of returns asks no further (its calls keep to return forms)."""
+    from .returns import def_bound_once, exits_by_return
+    if not getattr(ev, "walks_returns", True) or not exits_by_return(func) \
+            or "torch" not in ev.idx.text(func) or not def_bound_once(func, ev.static_qualname):  # type: ignore[arg-type]
+        return None
+    walker = ev.__dict__.get("_method_walker")
+    if walker is None:
+        walker = ev.__dict__["_method_walker"] = walker_of(ev.source, ev.path or "", ev.tree)
+        walker.no_self_methods = True
+    values = walker.returns_of(func)
+    if not values or any(v is None or v.kind != TENSOR for v in values):
+        return None
+    return Value(TENSOR, caveat=next((v.caveat for v in values if v.caveat), None))
