@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import ast
 import weakref
-from typing import Any, List, Optional, Sequence, Tuple
+from typing import Any, List, Optional, Sequence, Tuple, cast
 
 from . import gradmode, hostmade, locallists, numpyish, tensorlists
 from .scopes import enclosing_scope
@@ -121,7 +121,16 @@ class Context:
         """Might the tensor ``node`` have been built on the host (by a factory, ``.cpu()``,
         through its names' bindings: :func:`.hostmade.may_be_host_made`)?  Generous: a
         "no" means nothing in the module shows a host build."""
-        return hostmade.may_be_host_made(self._w.tree, node, self._bound_qualname)
+        return hostmade.may_be_host_made(self._w.tree, node, self._bound_qualname, passed=self._passed_to)
+
+    def _passed_to(self, func: ast.AST, param: str) -> Optional[List[ast.AST]]:
+        """The argument each call of ``func`` in the module passes ``param``, where ``func``
+        is closed and no other module calls it; None otherwise."""
+        closed = next((c for c in self._w.sites.functions() if c.node is func), None)
+        if closed is None or closed.external or not closed.calls:
+            return None
+        out = [closed.arguments(call).get(param) for call in closed.calls]
+        return None if any(a is None for a in out) else cast(List[ast.AST], out)
 
     def statement_and_previous(self, node: ast.AST) -> Optional[Tuple[ast.stmt, ast.stmt]]:
         """The statement right before the one holding ``node`` in the same block, and that

@@ -22,6 +22,9 @@ from .scopes import enclosing_scope
 from .torchapi import DTYPE_NAMES, LEGACY_CONSTRUCTORS
 
 Qualname = Callable[[ast.AST], Optional[str]]
+#: (a def, one of its parameters) -> the argument every call of the def passes it, where the
+#: module holds every call; None: not known
+Passed = Callable[[ast.AST, str], Optional[List[ast.AST]]]
 
 #: torch functions that build a tensor on the host (the default device) without ``device=``
 HOST_MAKERS = frozenset("""
@@ -35,15 +38,16 @@ _DEPTH = 16  # past it: maybe (each name is followed once: `seen`)
 
 
 def may_be_host_made(tree: ast.AST, node: ast.AST, qualname: Qualname, depth: int = 0,
-                     seen: Optional[Set[str]] = None) -> bool:
+                     seen: Optional[Set[str]] = None, passed: Optional[Passed] = None) -> bool:
     """Might ``node`` be a tensor built on the host (see the module's docstring)?  ``seen``:
-    the names followed already (``t = t.float()`` adds no origin to ``t``'s others)."""
+    the names followed already (``t = t.float()`` adds no origin to ``t``'s others);
+    ``passed``: what the module's calls pass a parameter, where those are all its calls."""
     seen = set() if seen is None else seen
     if depth > _DEPTH:
         return True  # a long chain of names: maybe
 
     def further(n: ast.AST) -> bool:
-        return may_be_host_made(tree, n, qualname, depth + 1, seen)
+        return may_be_host_made(tree, n, qualname, depth + 1, seen, passed)
 
     while True:
         if isinstance(node, ast.Call):
@@ -75,7 +79,7 @@ def may_be_host_made(tree: ast.AST, node: ast.AST, qualname: Qualname, depth: in
     if isinstance(node, (ast.IfExp, ast.BoolOp, ast.BinOp, ast.List, ast.Tuple)):
         return any(further(c) for c in ast.iter_child_nodes(node) if isinstance(c, ast.expr))
     if isinstance(node, ast.Name):
-        key, values = node.id, lambda: _name_bindings(tree, node)
+        key, values = node.id, lambda: _name_bindings(tree, node, passed)
     elif isinstance(node, ast.Attribute) and node.attr not in ("device", "dtype"):
         if node.attr in _SAME_PLACE and further(node.value):
             return True  # t.data, t.T, t.grad: where t is
@@ -138,10 +142,11 @@ def _names_cpu(a: ast.AST) -> bool:
     return isinstance(a, ast.Constant) and isinstance(a.value, str) and a.value.split(":")[0] == "cpu"
 
 
-def _name_bindings(tree: ast.AST, name: ast.Name) -> List[Optional[ast.AST]]:
+def _name_bindings(tree: ast.AST, name: ast.Name, passed: Optional[Passed] = None) -> List[Optional[ast.AST]]:
     """The values bound to ``name`` in the scope that binds it: None for a binding whose
     value cannot be read off (unpacking, ``for``, ``with ... as``, ``global``, a ``case``
-    capture and the like)."""
+    capture and the like); for a parameter, the arguments ``passed`` gives (every call of
+    the function being in the module), else none."""
     scope = enclosing_scope(tree, name)
     while True:
         found = list(_bindings_in(scope, name.id))
@@ -150,7 +155,10 @@ def _name_bindings(tree: ast.AST, name: ast.Name) -> List[Optional[ast.AST]]:
         if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
             a = scope.args
             if any(p.arg == name.id for p in a.posonlyargs + a.args + a.kwonlyargs):
-                return []  # a parameter, never rebound: nothing shows where it was built
+                # a parameter, never rebound: what every call passes it, where the module
+                # holds them all; else nothing shows where it was built
+                got = passed(scope, name.id) if passed is not None else None
+                return list(got) if got else []
         scope = enclosing_scope(tree, scope)
 
 
