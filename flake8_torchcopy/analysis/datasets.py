@@ -16,7 +16,13 @@ once in the module), undecorated, without keywords (no metaclass), with ``Datase
 and no ``__getitems__``, ``__new__``, ``__iter__``, ``__getattr__``/``__getattribute__``
 (``hasattr(dataset, "__getitems__")`` picks the batched fetch), where the module's text
 stores no ``__getitem__`` or ``__class__``, names no ``__getitems__``, ``__setattr__`` or
-``__dict__`` and calls no ``setattr``.  Each
+``__dict__`` and calls no ``setattr``.  Nor where the module may change a class or the
+loader unseen (:func:`patches_unseen`): a store into a dunder attribute in any form (an
+annotated, parenthesised, tuple or ``for`` target), ``setattr``/``delattr`` named at all,
+or ``torch``/``torch.utils...`` used as a value other than a call, a base or an annotation
+(``Dataset.__iter__ = f``, ``C.default_collate = f``, ``patch(DataLoader)``).  The class
+body defines no dunder but ``__init__``, ``__len__``, ``__getitem__``, ``__repr__`` and
+``__str__`` (``__reduce__``, ``__setstate__``... give a worker another object).  Each
 ``return`` is walked once with the method's parameters unknown (``self`` is the class's:
 attribute summaries hold); evidence from here carries the ``LIBRARY`` caveat.
 """
@@ -24,7 +30,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import List, Optional
+from typing import Dict, List, Optional, Set
 
 from .pipelines import LIBRARY, TENSOR_DATASET
 from .returns import bound_once, module_names
@@ -34,7 +40,9 @@ from .values import NOT, TENSOR, UNKNOWN_VALUE, Value
 #: members that change what indexing or the loader's fetch does, or what the call makes
 _REFUSED = frozenset({"__getitems__", "__new__", "__iter__", "__getattr__", "__getattribute__",
                       "__class_getitem__", "__init_subclass__"})
-_UNSEEN_TEXT = re.compile(r"__getitems__|\.__getitem__\s*=|\bsetattr\s*\(|__setattr__|__dict__|\.__class__\s*=")
+#: the dunders a dataset class may define
+_PLAIN_DUNDERS = frozenset({"__init__", "__len__", "__getitem__", "__repr__", "__str__", "__doc__"})
+_UNSEEN_TEXT = re.compile(r"copyreg|__getitems__|\.__getitem__\s*=|\bsetattr\s*\(|__setattr__|__dict__|\.__class__\s*=")
 
 
 def instance(ev, cls: ast.ClassDef) -> Optional[Value]:
@@ -53,7 +61,7 @@ def _decide(ev, cls: ast.ClassDef) -> Optional[Value]:
         return None
     tree = getattr(ev, "tree", None)
     if not isinstance(tree, ast.Module) or _UNSEEN_TEXT.search(ev.source) \
-            or not bound_once(cls.name, module_names(tree, ev.source)):
+            or not bound_once(cls.name, module_names(tree, ev.source)) or patches_unseen(ev):
         return None
     getitem = _getitem(cls)
     if getitem is None:
@@ -74,7 +82,8 @@ def _getitem(cls: ast.ClassDef) -> Optional[ast.FunctionDef]:
             names = [n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)]
         elif not isinstance(s, (ast.Expr, ast.Pass)):
             return None  # an import, a loop, a with... in the class body: not read
-        if any(n in _REFUSED for n in names):
+        if any(n in _REFUSED or n.startswith("__") and n.endswith("__") and n not in _PLAIN_DUNDERS
+               for n in names):
             return None
         if "__getitem__" in names:
             found.append(s)
@@ -107,3 +116,64 @@ def _item(ev, func: ast.FunctionDef) -> Optional[Value]:
     if not any(kinds):
         return None
     return Value(NOT, elems=tuple(Value(TENSOR, caveat=LIBRARY) if k else UNKNOWN_VALUE for k in kinds))
+
+
+def patches_unseen(ev) -> bool:
+    """May the module change a class, ``Dataset`` or the loader where the walk does not
+    look (see the module's docstring)?  Asked once per module."""
+    known = ev.__dict__.get("_patches_unseen")
+    if known is None:
+        known = ev.__dict__["_patches_unseen"] = _patches(ev.tree)
+    return known
+
+
+def _torch_names(tree: ast.AST) -> Dict[str, str]:
+    """Names any import of the module binds to ``torch`` or below (every scope at once)."""
+    names: Dict[str, str] = {}
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Import):
+            for a in n.names:
+                if a.name.split(".")[0] == "torch":
+                    names[a.asname or "torch"] = a.name if a.asname else "torch"
+        elif isinstance(n, ast.ImportFrom) and not n.level and (n.module or "").split(".")[0] == "torch":
+            for a in n.names:
+                names[a.asname or a.name] = f"{n.module}.{a.name}"
+    return names
+
+
+def _chain(node: ast.AST, names: Dict[str, str]) -> Optional[str]:
+    if isinstance(node, ast.Name):
+        return names.get(node.id)
+    if isinstance(node, ast.Attribute):
+        base = _chain(node.value, names)
+        return f"{base}.{node.attr}" if base else None
+    return None
+
+
+def _patches(tree: ast.AST) -> bool:
+    names = _torch_names(tree)
+    harmless: Set[int] = set()  # a chain called, a class base, a link inside a longer chain
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Call):
+            harmless.add(id(n.func))
+        elif isinstance(n, ast.ClassDef):
+            harmless.update(id(b) for b in n.bases)
+        elif isinstance(n, ast.Attribute):
+            harmless.add(id(n.value))
+        ann = n.annotation if isinstance(n, (ast.arg, ast.AnnAssign)) else \
+            n.returns if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+        if ann is not None:
+            harmless.update(id(a) for a in ast.walk(ann))
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Name) and n.id in ("setattr", "delattr"):
+            return True
+        if not isinstance(n, (ast.Name, ast.Attribute)):
+            continue
+        stored = not isinstance(n.ctx, ast.Load)
+        if stored and isinstance(n, ast.Attribute) and n.attr.startswith("__") and n.attr.endswith("__"):
+            return True
+        if stored or id(n) not in harmless:
+            q = _chain(n, names)
+            if q is not None and (q == "torch" or q.startswith("torch.utils")):
+                return True
+    return False

@@ -200,8 +200,16 @@ def index_layout(base: Value, n: int) -> Value:
                  permuted_by=base.permuted_by, assumes=base.assumes)
 
 
+def _patched(ev) -> bool:
+    """May the module patch ``Dataset``, the loader or its collate (:mod:`.datasets`)?"""
+    from .datasets import patches_unseen
+    return isinstance(getattr(ev, "tree", None), ast.Module) and patches_unseen(ev)
+
+
 def call_qualname(ev, node, q: str, args: List[Value]) -> Value:
-    known = pipelines.call(q, node, lambda a: ev.cache.get(id(a)) or UNKNOWN_VALUE)
+    value_of = None if q.startswith("torch.utils.data.") and _patched(ev) else \
+        (lambda a: ev.cache.get(id(a)) or UNKNOWN_VALUE)
+    known = pipelines.call(q, node, value_of)
     if known is not None:
         return known
     if q.startswith("numpy.") or q.startswith("math."):
