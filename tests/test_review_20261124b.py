@@ -166,3 +166,37 @@ def test_a_dataset_that_pickles_as_another_object_gives_nothing():
     exec(textwrap.dedent(REDUCED), ns)
     assert pickle.loads(pickle.dumps(ns["S"]()))[0] == ([1.0], 2)
     assert lint(textwrap.dedent(REDUCED)) == []
+
+
+THREE = """
+import torch
+from torch.utils.data import DataLoader, Dataset, TensorDataset
+
+
+class S(Dataset):
+    def __len__(self):
+        return 2
+
+    def __getitem__(self, i):
+        return torch.zeros(2), 1, 2
+
+
+def use():
+    for x, y in {iterable}:
+        return torch.tensor(x)
+"""
+
+
+@pytest.mark.parametrize("iterable", [
+    "S()", "DataLoader(S())", "TensorDataset(torch.zeros(2), torch.zeros(2), torch.zeros(2))",
+    "[(torch.zeros(2), 1, 2)]"])
+def test_unpacking_items_of_another_length_binds_nothing(iterable):
+    """``for x, y in`` items of three: the unpacking raises, ``torch.tensor(x)`` never runs."""
+    src = textwrap.dedent(THREE.format(iterable=iterable))
+    with pytest.raises(ValueError, match="too many values"):
+        ns: dict = {}
+        exec(src, ns)
+        ns["use"]()
+    assert lint(src) == []
+    safe = iterable.startswith("[")  # a display of the module's own, not a library's items
+    assert lint(src.replace("for x, y in", "for x, y, z in")) == [("TRC101", 16, safe)]

@@ -69,8 +69,8 @@ class Binding:
             elems = v.elems
             if elems is None and value_node is not None:
                 elems = self.learn_shape(value_node, names)
-            if elems is not None and len(elems) == len(names):
-                for e, ev in zip(names, elems):
+            if elems is not None:  # of another length: the unpacking raises, nothing is bound
+                for e, ev in zip(names, elems) if len(elems) == len(names) else ((e, UNKNOWN_VALUE) for e in names):
                     self.bind(e, ev, None)
                 return
             each = self.element_of(v)
