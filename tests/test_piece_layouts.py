@@ -38,6 +38,9 @@ def test_pieces_have_torchs_layout():
         values, real = analysed(src), executed(src)
         assert values, src
         value = values[0]  # the loop body is walked as one piece stands for all
+        if value.sizes is None:  # nothing claimed only where a piece may be empty: a split
+            assert "[" in split or any(0 in p.shape for p in real), src  # by a list, more sections than size
+            continue
         assert value.sizes is not None and value.strides is not None, src
         claimed += 1
         for piece in real:
@@ -47,7 +50,7 @@ def test_pieces_have_torchs_layout():
             assert own is None or all(p.shape[d] == own[0] for p in real), src
             strides = _ints(value.strides)
             assert nonone(piece.shape, strides) == nonone(piece.shape, piece.stride()), src
-    assert claimed > 300
+    assert claimed > 250
 
 
 def test_views_of_pieces_are_reported_only_where_torch_raises():

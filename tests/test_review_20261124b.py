@@ -200,3 +200,46 @@ def test_unpacking_items_of_another_length_binds_nothing(iterable):
     assert lint(src) == []
     safe = iterable.startswith("[")  # a display of the module's own, not a library's items
     assert lint(src.replace("for x, y in", "for x, y, z in")) == [("TRC101", 16, safe)]
+
+
+# ------------------------------------------------------------ pieces
+EMPTY_SPLITS = ["x.split(1, 0)", "x.split(2, 0)", "x.chunk(2, 0)", "x.tensor_split(3, 0)",
+                "x.tensor_split([1, 2], 0)", "torch.split(x, 1, 0)", "x.unsafe_chunk(2, dim=0)"]
+
+
+@pytest.mark.parametrize("split", EMPTY_SPLITS)
+def test_pieces_of_an_empty_dim_are_empty(split):
+    """Every piece of a dim of size 0 has size 0 there (one piece for ``split(1)``, not a
+    size of 1): a view of it is legal, whatever its strides."""
+    torch = pytest.importorskip("torch")
+    src = f"import torch\nx = torch.randn(3, 0, 4).permute(1, 2, 0)\nfor y in {split}:\n    z = y.view(-1)\n"
+    exec(src, {"torch": torch})  # no piece raises
+    assert [f.code for f in lint_source(src)] == []
+    control = src.replace("randn(3, 0, 4)", "randn(3, 5, 4)")
+    assert [f.code for f in lint_source(control)] == ([] if "[" in split else ["TRC201"])
+    with pytest.raises(RuntimeError, match="view size is not compatible"):
+        exec(control, {"torch": torch})
+
+
+#: pieces of a non-empty dim that may be empty: tensor_split into more sections than the
+#: dim holds, at indices, or a split by a list (sizes may be 0)
+EMPTY_PIECES = [
+    ("torch.randn(4, 1, 3, 4).permute(2, 1, 3, 0)", "x.tensor_split(3, 1)", "y", "w.shape[0], -1"),
+    ("torch.randn(1, 2, 4, 6).permute(1, 3, 2, 0)", "x.tensor_split(2, -1)", "y[0]", "-1"),
+    ("torch.randn(1, 4).permute(0, 1)", "x.tensor_split([1], -2)", "y.transpose(-1, -2)", "-1"),
+    ("torch.randn(1, 4, 6).permute(2, 1, 0)", "x.tensor_split([1], 2)", "y.transpose(-1, -2)", "-1, w.shape[-1]"),
+    ("torch.randn(1, 4, 6).permute(2, 1, 0)", "x.split([1, 0], 2)", "y.transpose(-1, -2)", "-1, w.shape[-1]"),
+]
+
+
+@pytest.mark.parametrize("make, split, post, target", EMPTY_PIECES)
+def test_a_view_of_a_piece_that_may_be_empty_is_not_reported(make, split, post, target):
+    torch = pytest.importorskip("torch")
+    src = f"import torch\nx = {make}\nfor y in {split}:\n    w = {post}\n    z = w.view({target})\n"
+    ns = {"torch": torch}
+    exec(f"x = {make}\nempty = [y for y in {split} if 0 in y.shape]", ns)
+    assert ns["empty"]
+    for y in ns["empty"]:
+        w = eval(post, {"y": y})
+        w.view(*eval(f"({target},)", {"w": w}))  # legal: no element to move
+    assert [f.code for f in lint_source(src)] == []

@@ -22,7 +22,7 @@ from .methodlayouts import (
     permuted_origin,
 )
 from .modulescan import defines_method
-from .symbolic import ONE, Mono, Sym
+from .symbolic import ONE, ZERO, Mono, Sym
 from .values import ANNOTATED, NOT, NOT_VALUE, TENSOR, UNKNOWN, UNKNOWN_VALUE, Value
 
 NON_TENSOR_QUALNAMES = frozenset(
@@ -170,10 +170,23 @@ def piece_layout(ev, node: ast.Call, m: str, t: Value, piece: Optional[Value],
     whole = t.sizes[d]
     n = const_int(rest[0]) if m != "split_with_sizes" else None
     known = not whole.powers and isinstance(whole.coef, int)
-    size = _piece_size(m, n, whole.coef if known else None)
+    # a dim of size 0: every piece is empty there (split(1) gives one, of size 0)
+    size = ZERO if known and whole.coef == 0 else _piece_size(m, n, whole.coef if known else None)
     if size is None:
+        if not _never_empty(m, n, whole.coef if known else None):
+            return piece  # a piece may be empty (tensor_split(3) of 2, split([2, 0])): a view of it is legal
         size = Mono.sym(Sym(f"{ev.idx.text(node)}[i].size({d})", ("piece", id(node), d)))
     return piece.with_(sizes=t.sizes[:d] + (size,) + t.sizes[d + 1:], strides=t.strides, assumes=t.assumes)
+
+
+def _never_empty(m: str, n: Optional[int], whole: Optional[int]) -> bool:
+    """Is every piece as long as 1 in the split dim, where ``t`` is (chunks always are, a
+    split by an int size too; sections only while they are no more than ``whole``)?"""
+    if m in ("chunk", "unsafe_chunk"):
+        return True
+    if m in ("split", "unsafe_split"):
+        return n is not None and n > 0
+    return m == "tensor_split" and n is not None and whole is not None and 0 < n <= whole
 
 
 def _piece_size(m: str, n: Optional[int], whole: Optional[int]) -> Optional[Mono]:
