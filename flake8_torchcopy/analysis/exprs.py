@@ -42,8 +42,11 @@ if TYPE_CHECKING:  # pragma: no cover
     from .context import Context
 
 # expressions whose tensor result may take the class of a tensor they are computed from
-_RETYPES = re.compile(r"__class__\s*=(?!=)|[\"']__class__[\"']|\bTensor\.\w+\s*=(?!=)"
-                      r"|setattr\(\s*(?:\w+\.)?Tensor\b")
+# (each pattern led by a literal, searched only where the text holds it: a search of a
+# whole pattern of alternatives is tried at every position of the file)
+_RETYPES = (("__class__", re.compile(r"__class__(?:\s*=(?!=)|[\"'])")),
+            ("Tensor.", re.compile(r"Tensor\.\w+\s*=(?!=)")),
+            ("setattr", re.compile(r"setattr\(\s*(?:\w+\.)?Tensor\b")))
 _DERIVED = (ast.Call, ast.BinOp, ast.UnaryOp, ast.Subscript, ast.Attribute, ast.Compare)
 
 
@@ -85,7 +88,7 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
         self.imported_from: Dict[int, tuple] = {}  # id(value) -> (value, level, module, name)
         # `t.__class__ = MyT`, setattr(t, "__class__", ...), `torch.Tensor.clone = f`: any
         # tensor may be a subclass, or have methods that are not torch's
-        self.retypes = ("__class__" in source or "Tensor" in source) and _RETYPES.search(source) is not None
+        self.retypes = any(word in source and pattern.search(source) for word, pattern in _RETYPES)
 
     def lookup(self, name: str) -> Value:
         v = self.env.get(name)

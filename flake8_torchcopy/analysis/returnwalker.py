@@ -96,7 +96,7 @@ def walked_returns(ev, func: ast.AST) -> Optional[Value]:
     Only asked where the function's text names ``torch`` (nothing else makes a tensor from
     nothing); the walker of returns asks no further (its calls keep to return forms)."""
     from .returns import def_bound_once, exits_by_return
-    if not getattr(ev, "walks_returns", True) or not exits_by_return(func) \
+    if not getattr(ev, "walks_returns", True) or not exits_by_return(func) or not _returns_may_be_tensors(func) \
             or "torch" not in ev.idx.text(func) or not def_bound_once(func, ev.static_qualname):  # type: ignore[arg-type]
         return None
     walker = ev.__dict__.get("_method_walker")
@@ -107,3 +107,21 @@ def walked_returns(ev, func: ast.AST) -> Optional[Value]:
     if not values or any(v is None or v.kind != TENSOR for v in values):
         return None
     return Value(TENSOR, caveat=next((v.caveat for v in values if v.caveat), None))
+
+
+#: return values that are never a tensor (a literal, a display, a test, a string, a function)
+_NEVER_TENSOR = (ast.Constant, ast.Tuple, ast.List, ast.Dict, ast.Set, ast.JoinedStr, ast.Compare,
+                 ast.BoolOp, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Lambda)
+
+
+def _returns_may_be_tensors(func: ast.AST) -> bool:
+    """A quick look before the walk: no ``return`` gives a form that is never a tensor, or a
+    parameter as it came (the walk knows nothing of it)."""
+    a = func.args  # type: ignore[attr-defined]
+    params = {p.arg for p in a.posonlyargs + a.args + a.kwonlyargs}
+    for node in ast.walk(func):
+        if isinstance(node, ast.Return):
+            v = node.value
+            if v is None or isinstance(v, _NEVER_TENSOR) or isinstance(v, ast.Name) and v.id in params:
+                return False
+    return True
