@@ -99,12 +99,8 @@ def _item(ev, func: ast.FunctionDef) -> Optional[Value]:
     """What every ``return`` of ``__getitem__`` gives: a tensor, or a tuple/list display of
     the same length whose positions are tensors where each return's is (the others
     unknown); None where no position is a tensor on every return."""
-    from .returnwalker import walker_of
-    walker = ev.__dict__.get("_method_walker")
-    if walker is None:
-        walker = ev.__dict__["_method_walker"] = walker_of(ev.source, ev.path or "", ev.tree)
-        walker.no_self_methods = True
-    values = walker.returns_of(func)
+    from .returnwalker import module_returns
+    values = module_returns(ev, func)
     if not values or any(v is None for v in values):
         return None  # not walked, or a bare ``return``
     if all(v.kind == TENSOR for v in values):

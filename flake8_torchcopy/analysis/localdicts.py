@@ -167,13 +167,9 @@ def _summary(ev, func: ast.FunctionDef) -> Dict[Key, Value]:
     if id(func) in memo:
         return memo[id(func)]
     memo[id(func)] = {}  # a cycle, or a failure below: nothing known
-    from .returnwalker import walker_of
-    walker = ev.__dict__.get("_method_walker")
-    if walker is None:
-        walker = ev.__dict__["_method_walker"] = walker_of(ev.source, ev.path or "", ev.tree)
-        walker.no_self_methods = True
-    values = walker.returns_of(func)
-    table = walker.__dict__.get(_TABLE, {})
+    from .returnwalker import module_returns
+    values = module_returns(ev, func)
+    table = ev.__dict__["_method_walker"].__dict__.get(_TABLE, {})  # the walker module_returns made
     out: Optional[Dict[Key, Value]] = None
     for v in values or [None]:
         entry = table.get(id(v)) if v is not None else None

@@ -88,6 +88,17 @@ def walker_of(source: str, path: str, tree: ast.Module) -> Any:
     return w
 
 
+def module_returns(ev, func: ast.AST) -> Optional[list]:
+    """What each ``return`` of ``func`` (a function of the module ``ev`` walks) evaluates to,
+    its parameters unknown, by one walker of returns per module (:func:`walker_of`, kept on
+    ``ev``); None where it was not walked."""
+    walker = ev.__dict__.get("_method_walker")
+    if walker is None:
+        walker = ev.__dict__["_method_walker"] = walker_of(ev.source, ev.path or "", ev.tree)
+        walker.no_self_methods = True
+    return walker.returns_of(func)
+
+
 def walked_returns(ev, func: ast.AST) -> Optional[Value]:
     """A call of the module-level ``func`` (of the module ``ev`` walks) where every ``return``
     of it is a tensor by the data-flow walk of the function, its parameters unknown (``y =
@@ -99,11 +110,7 @@ def walked_returns(ev, func: ast.AST) -> Optional[Value]:
     if not getattr(ev, "walks_returns", True) or not exits_by_return(func) or not _returns_may_be_tensors(func) \
             or "torch" not in ev.idx.text(func) or not def_bound_once(func, ev.static_qualname):  # type: ignore[arg-type]
         return None
-    walker = ev.__dict__.get("_method_walker")
-    if walker is None:
-        walker = ev.__dict__["_method_walker"] = walker_of(ev.source, ev.path or "", ev.tree)
-        walker.no_self_methods = True
-    values = walker.returns_of(func)
+    values = module_returns(ev, func)
     if not values or any(v is None or v.kind != TENSOR for v in values):
         return None
     return Value(TENSOR, caveat=next((v.caveat for v in values if v.caveat), None))

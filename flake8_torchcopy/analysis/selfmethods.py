@@ -91,12 +91,8 @@ def method_order(ev, func: ast.FunctionDef) -> Optional[Tuple[int, ...]]:
     text = ev.idx.text(func)
     if not any(w in text for w in _PERMUTING):
         return None
-    from .returnwalker import walker_of
-    walker = ev.__dict__.get("_method_walker")
-    if walker is None:
-        walker = ev.__dict__["_method_walker"] = walker_of(ev.source, ev.path or "", ev.tree)
-        walker.no_self_methods = True
-    values = walker.returns_of(func)
+    from .returnwalker import module_returns
+    values = module_returns(ev, func)
     orders = {_order(v) if v is not None else None for v in values or [None]}
     order = orders.pop() if len(orders) == 1 else None
     summaries[id(func)] = order
