@@ -273,3 +273,20 @@ def test_a_join_keeps_permuted_on_some_path():
     permuted = Value(TENSOR, permuted_by=".transpose(1, 2)")
     assert join(permuted, Value(TENSOR)).permuted_by == ".transpose(1, 2)"
     assert join(Value(TENSOR), permuted).permuted_by == ".transpose(1, 2)"
+
+
+@pytest.mark.parametrize("body,reported", [
+    ("        q = torch.ones(2) * y\n", False),  # nothing is bound if the value raises
+    ("        q: torch.Tensor = torch.ones(2) * y\n", False),
+    ("        q, w = torch.ones(2) * y, 1\n", False),  # unpacked all or nothing
+    ("        q = torch.ones(2) * y\n        y.go()\n", True),  # raised after the binding
+    ("        q, y.z = torch.ones(2), 1\n", True),  # storing y.z may raise after q is bound
+    ("        r = (q := torch.ones(2)) * y\n", True),  # bound inside the value, before it raises
+])
+def test_a_handler_starts_before_a_name_binding_not_after(body, reported):
+    """pytorch_forecasting's to_quantiles: `q = dist.icdf(...)` ends the try body; where the
+    handler runs, nothing in the body finished, so `q` is still the list of floats."""
+    src = ("import torch\ndef f(y):\n    q = [0.1, 0.5]\n    try:\n" + body +
+           "    except NotImplementedError:\n        q = torch.tensor(q)\n    return q\n")
+    codes = [x.code for x in lint_source(src)]
+    assert codes == (["TRC101"] if reported else []), src

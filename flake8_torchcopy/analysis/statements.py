@@ -82,7 +82,8 @@ class StatementWalker(Evaluator):
             return False
         result = handler(self, s)
         if self.raised:  # inside a `try` body: a handler may start from here
-            self.raised[-1] = self.join_envs([self.raised[-1], self.env])
+            point, self.raise_point = self.raise_point, None
+            self.raised[-1] = self.join_envs([self.raised[-1], self.env if point is None else point])
         if self.evidence:
             for name in self.evidence:
                 v = self.env.get(name)
@@ -98,8 +99,13 @@ class StatementWalker(Evaluator):
     def s_Expr(self, s):
         self.ev(s.value)
 
+    raise_point: Optional[Env] = None  # set by a binding that cannot raise: the state before it
+
     def s_Assign(self, s):
         v = self.ev(s.value)
+        if self.raised and all(_names_only(t) for t in s.targets):
+            # storing names cannot raise: a handler starts before the binding, not after
+            self.raise_point = dict(self.env)
         for t in s.targets:
             self.bind(t, v, s.value)
 
@@ -107,6 +113,8 @@ class StatementWalker(Evaluator):
         if s.value is None:
             return
         v = self.ev(s.value)
+        if self.raised and isinstance(s.target, ast.Name):
+            self.raise_point = dict(self.env)
         if v.kind == UNKNOWN and self.is_tensor_annotation(s.annotation):
             v = v.with_(kind=ANNOTATED)
         self.bind(s.target, v, s.value)
@@ -300,8 +308,9 @@ class StatementWalker(Evaluator):
         body_end = self.block(s.body)
         self.catching.pop()
         body_env = self.env
-        # a handler may start after any statement of the body (at any depth), not only its end
-        handler_entry = self.join_envs([self.raised.pop(), body_env])
+        # a handler may start after any statement of the body (at any depth), not only its end;
+        # not after a last `q = value`: once the value is computed, storing a name cannot raise
+        handler_entry = self.raised.pop()
         if self.raised:
             self.raised[-1] = self.join_envs([self.raised[-1], handler_entry])
         ends: List[Tuple[Env, bool]] = []
@@ -392,3 +401,12 @@ class StatementWalker(Evaluator):
         self.env = self.join_envs(live)
         return False
 
+
+def _names_only(target: ast.AST) -> bool:
+    """A target that only stores names (``a``, ``a, *b``): once the value is computed (and
+    unpacked, all or nothing), the store cannot raise."""
+    if isinstance(target, ast.Starred):
+        target = target.value
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return all(_names_only(e) for e in target.elts)
+    return isinstance(target, ast.Name)
