@@ -83,6 +83,18 @@ def test_reported_without_fix_and_the_move_copies(body, args):
     assert moved.device.type == "meta"  # built on the host, then copied to where the target is
 
 
+@pytest.mark.parametrize("body,args", [r for r in REPORTED if "Tensor(" in r[0]])
+def test_legacy_advice_is_a_form_that_takes_the_device(body, args):
+    """The advice once read `torch.Tensor(..., device=...)`, which raises for any device but
+    the host's (pytorch_forecasting `_sub_nn.py:95`, `torch.Tensor().to(cat_vars.device)`)."""
+    (finding,) = trc112_findings(body)
+    assert "Tensor(..., device=" not in finding.message
+    assert "torch.tensor(data, dtype=..., device=...)" in finding.message
+    assert "torch.empty(sizes, dtype=..., device=...)" in finding.message
+    assert torch.tensor([[1, 2, 1]], dtype=torch.float32, device="meta").device.type == "meta"
+    assert torch.empty(2, 4, dtype=torch.int64, device="meta").shape == (2, 4)
+
+
 @pytest.mark.parametrize("body", QUIET)
 def test_quiet(body):
     assert trc112_findings(body) == []
@@ -113,7 +125,10 @@ def test_what_to_with_two_positional_arguments_means(a, b, dtype, same):
 
 def test_legacy_constructor_facts():
     assert torch.Tensor([1]).dtype == torch.get_default_dtype()
-    assert torch.Tensor([1], device="cpu").device.type == "cpu"  # device= is taken
+    assert torch.Tensor([1], device="cpu").device.type == "cpu"  # device= of the host is taken
+    for args in ((), ([1.0],), (2, 3)):  # any other device raises ("legacy constructor expects
+        with pytest.raises(RuntimeError, match="legacy constructor"):  # device type: cpu"), CUDA too
+            torch.Tensor(*args, device=META.device)
     with pytest.raises(TypeError):
         torch.Tensor([1], dtype=torch.float64)  # dtype= is not: torch.tensor(..., dtype=) is the form
     assert torch.LongTensor(2, 4).shape == (2, 4)  # sizes: uninitialised, like torch.empty

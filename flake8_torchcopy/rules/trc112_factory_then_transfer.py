@@ -72,7 +72,8 @@ class FactoryThenTransfer(Rule):
         "(two positional arguments; `.to(dtype, flag)`, `.to(t, flag)`, `.to(None, dtype)` are "
         "not reported). The legacy constructors (`torch.Tensor([...])`, `torch.LongTensor(n, m)`) "
         "of data or sizes are factories too, reported without a fix (`torch.Tensor` takes "
-        "`device=` but not `dtype=`; of a tensor it aliases it: not reported), and so is a factory "
+        "no `dtype=`, and `device=` only of the host: `torch.Tensor([1], device='cuda')` raises; "
+        "of a tensor it aliases it: not reported), and so is a factory "
         "moved through its name on the next statement (`p = torch.tensor(a)`, then "
         "`p = p.to(d)`). `torch.tensor(t)` of a tensor (proven, or on some path) copies it on "
         "t's device, maybe the target already: TRC101's, not reported. Factories with `requires_grad=` "
@@ -224,8 +225,9 @@ class FactoryThenTransfer(Rule):
         if kind in ("unknown", "tensor") or value is None or not fixable or legacy or through_name:
             caveat = " (a random factory then draws other numbers)" if name in _RANDOM and kind != "dtype" else ""
             advice = f"pass {kind + '=' if kind in ('device', 'dtype') else 'device=/dtype='} to torch.{name}"
-            if legacy:  # torch.Tensor takes device= but not dtype= (checked with torch)
-                advice = f"build it there: torch.{name}(..., device=...), or torch.tensor(..., dtype=..., device=...)"
+            if legacy:  # torch.Tensor takes no dtype=, and device= only of the host (checked with torch)
+                advice = ("build it there: torch.tensor(data, dtype=..., device=...) or torch.empty(sizes, "
+                          "dtype=..., device=...) (a legacy constructor's device= takes only the host)")
             elif chain and kind == "unknown" and len(node.args) == 1:  # dtype= on the factory: not a cast after
                 advice = f"if {short(ctx.text(node.args[0]))} is a device, pass device= to torch.{name}"
             ctx.report(self.code, node, f"{f}{t} builds the tensor on the host and then {verb}: "
