@@ -214,3 +214,18 @@ def test_a_list_times_an_int_tensor_is_a_list():
 ])
 def test_a_sequence_times_a_tensor_is_no_tensor_to_other_rules(src, code):
     assert [f for f in lint_source(HEAD + src) if f.code == code] == []
+
+
+def test_advice_without_fix_names_cat_for_one_element_rows():
+    """lightly gaussian_mixture_masks_transform.py:73: `torch.tensor((u0, v0), device=d)` of
+    `torch.randint(0, U, (1,))` results; torch.stack gives shape (2, 1) there, torch.cat (2,)."""
+    (f,) = trc108("""
+    def f(freq_image, U, V):
+        u0 = torch.randint(0, U, (1,), device=freq_image.device)
+        v0 = torch.randint(0, V, (1,), device=freq_image.device)
+        return torch.tensor((u0, v0), device=freq_image.device)
+    """)
+    assert f.fix is None and "torch.cat for 1-element 1-d tensors" in f.message
+    u0, v0 = torch.randint(0, 5, (1,)), torch.randint(0, 5, (1,))
+    assert torch.tensor((u0, v0)).shape == torch.cat([u0, v0]).shape == (2,)
+    assert torch.stack([u0, v0]).shape == (2, 1)

@@ -176,6 +176,8 @@ class TensorOfTensors(Rule):
             fixed = code(f"{torch}.stack([", *items, "]).detach()")
             replacement = str(fixed)
             fix = replace_fix(ctx, node, fixed, False, f"Replace with `{short(replacement)}`")
+        if fix is None:  # advice only: the items' ranks are not known
+            replacement += " (torch.cat for 1-element 1-d tensors)"
         ctx.report(self.code, node,
                    f"use {short(replacement)} instead of {shown} of tensors: it goes "
                    "through Python scalars and raises for tensors of more than one element", fix)
