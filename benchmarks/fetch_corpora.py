@@ -12,7 +12,8 @@ Two groups, both fetched by default:
 - ``RESEARCH_CORPORA``: research-style code, training loops, examples and model
   zoos (``RESEARCH_PACKAGES``: ultralytics, speechbrain, monai, pytorch-ignite,
   pytorch-metric-learning, segmentation-models-pytorch, open-clip-torch, fastai,
-  torchmetrics, kornia, torchtune),
+  torchmetrics, kornia, torchtune, stable-baselines3, lightly,
+  denoising-diffusion-pytorch, pytorch-forecasting),
   labelled in ``benchmarks/labels.csv`` like the first group
   (docs/evaluation.md, "Research-style code").
 
@@ -56,6 +57,10 @@ RESEARCH_PACKAGES: Dict[str, str] = {
     "torchmetrics": "torchmetrics==1.9.0",
     "kornia": "kornia==0.9.0",
     "torchtune": "torchtune==0.6.1",
+    "stable_baselines3": "stable-baselines3==2.9.2",
+    "lightly": "lightly==1.6.0",
+    "denoising_diffusion_pytorch": "denoising-diffusion-pytorch==2.3.4",
+    "pytorch_forecasting": "pytorch-forecasting==1.8.0",
 }
 TORCH_VERSION = "2.13.0"
 ALL_CORPORA = ["torch"] + list(PACKAGES)
