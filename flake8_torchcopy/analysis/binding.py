@@ -69,8 +69,10 @@ class Binding:
             elems = v.elems
             if elems is None and value_node is not None:
                 elems = self.learn_shape(value_node, names)
-            if elems is not None:  # of another length: the unpacking raises, nothing is bound
-                for e, ev in zip(names, elems) if len(elems) == len(names) else ((e, UNKNOWN_VALUE) for e in names):
+            if elems is not None:
+                if len(elems) != len(names):  # the unpacking raises: nothing known is bound
+                    elems = (UNKNOWN_VALUE,) * len(names)
+                for e, ev in zip(names, elems):
                     self.bind(e, ev, None)
                 return
             each = self.element_of(v)

@@ -37,10 +37,8 @@ from .returns import bound_once, module_names
 from .summaries import DATA_BASES
 from .values import NOT, TENSOR, UNKNOWN_VALUE, Value
 
-#: members that change what indexing or the loader's fetch does, or what the call makes
-_REFUSED = frozenset({"__getitems__", "__new__", "__iter__", "__getattr__", "__getattribute__",
-                      "__class_getitem__", "__init_subclass__"})
-#: the dunders a dataset class may define
+#: the dunders a dataset class may define (any other, ``__getitems__``, ``__new__``, ``__iter__``,
+#: ``__getattr__``... among them, may change what indexing, the fetch or the call does)
 _PLAIN_DUNDERS = frozenset({"__init__", "__len__", "__getitem__", "__repr__", "__str__", "__doc__"})
 _UNSEEN_TEXT = re.compile(r"copyreg|__getitems__|\.__getitem__\s*=|\bsetattr\s*\(|__setattr__|__dict__|\.__class__\s*=")
 
@@ -71,7 +69,8 @@ def _decide(ev, cls: ast.ClassDef) -> Optional[Value]:
 
 
 def _getitem(cls: ast.ClassDef) -> Optional[ast.FunctionDef]:
-    """The class body's one plain ``def __getitem__``, where it binds none of :data:`_REFUSED`."""
+    """The class body's one plain ``def __getitem__``, where it binds no dunder but
+    :data:`_PLAIN_DUNDERS`."""
     found: List[ast.AST] = []
     for s in cls.body:
         names: List[str] = []
@@ -82,8 +81,7 @@ def _getitem(cls: ast.ClassDef) -> Optional[ast.FunctionDef]:
             names = [n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)]
         elif not isinstance(s, (ast.Expr, ast.Pass)):
             return None  # an import, a loop, a with... in the class body: not read
-        if any(n in _REFUSED or n.startswith("__") and n.endswith("__") and n not in _PLAIN_DUNDERS
-               for n in names):
+        if any(n.startswith("__") and n.endswith("__") and n not in _PLAIN_DUNDERS for n in names):
             return None
         if "__getitem__" in names:
             found.append(s)

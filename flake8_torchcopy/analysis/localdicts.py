@@ -190,7 +190,9 @@ def _stored_into(ev) -> bool:
     return known
 
 
-_KEY_STORE = re.compile(r"\w\[\s*(?:\d|['\"])[^\]\n]*\]\s*=(?!=)")
+# led by the literal ``[`` (the word before it checked behind): a pattern led by ``\w`` is
+# tried at every position of the file
+_KEY_STORE = re.compile(r"\[(?<=\w\[)\s*(?:\d|['\"])[^\]\n]*\]\s*=(?!=)")
 
 
 def _entry(ev, base: Value) -> Optional[_Entry]:

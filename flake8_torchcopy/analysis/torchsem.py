@@ -167,13 +167,12 @@ def piece_layout(ev, node: ast.Call, m: str, t: Value, piece: Optional[Value],
             or not -len(t.sizes) <= d < len(t.sizes) or any(isinstance(a, ast.Starred) for a in node.args):
         return piece
     d %= len(t.sizes)
-    whole = t.sizes[d]
+    whole = t.sizes[d].coef if not t.sizes[d].powers and isinstance(t.sizes[d].coef, int) else None
     n = const_int(rest[0]) if m != "split_with_sizes" else None
-    known = not whole.powers and isinstance(whole.coef, int)
     # a dim of size 0: every piece is empty there (split(1) gives one, of size 0)
-    size = ZERO if known and whole.coef == 0 else _piece_size(m, n, whole.coef if known else None)
+    size = ZERO if whole == 0 else _piece_size(m, n, whole)
     if size is None:
-        if not _never_empty(m, n, whole.coef if known else None):
+        if not _never_empty(m, n, whole):
             return piece  # a piece may be empty (tensor_split(3) of 2, split([2, 0])): a view of it is legal
         size = Mono.sym(Sym(f"{ev.idx.text(node)}[i].size({d})", ("piece", id(node), d)))
     return piece.with_(sizes=t.sizes[:d] + (size,) + t.sizes[d + 1:], strides=t.strides, assumes=t.assumes)
