@@ -6,7 +6,7 @@ import ast
 
 import pytest
 
-from flake8_torchcopy.analysis import flow, locallists, scopes
+from flake8_torchcopy.analysis import flow, scopes
 from flake8_torchcopy.analysis.triggers import WordsIn, found
 from flake8_torchcopy.engine import DEFAULT_OPTIONS
 from flake8_torchcopy.rule_runner import _Dispatch
@@ -62,7 +62,7 @@ def test_the_scope_search_agrees_with_the_full_walk(name):
     tree = ast.parse(SOURCES[name])
     nodes = list(ast.walk(tree))
     for node in nodes + [ast.Name("elsewhere", lineno=1, col_offset=0)]:
-        assert scopes.enclosing_scope(tree, node) is locallists.enclosing_scope(tree, node)
+        assert scopes.enclosing_scope(tree, node) is scopes.walked_enclosing_scope(tree, node)
     inner = [n for n in nodes if isinstance(n, ast.Call) and ast.unparse(n) == "torch.tensor(i)"]
     for call in inner:  # the innermost scope: the lambda, not the method
         assert isinstance(scopes.enclosing_scope(tree, call), ast.Lambda)

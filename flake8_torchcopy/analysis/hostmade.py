@@ -18,7 +18,8 @@ from __future__ import annotations
 import ast
 from typing import Any, Callable, Dict, Iterator, List, Optional, Set, Tuple
 
-from .scopes import enclosing_scope
+from .returns import own_nodes
+from .scopes import SCOPES, enclosing_scope
 from .torchapi import DTYPE_NAMES, LEGACY_CONSTRUCTORS
 
 Qualname = Callable[[ast.AST], Optional[str]]
@@ -33,7 +34,6 @@ HOST_MAKERS = frozenset("""
     """.split()) | LEGACY_CONSTRUCTORS
 #: tensor attributes that are tensors on their receiver's device
 _SAME_PLACE = frozenset({"data", "T", "mT", "H", "mH", "real", "imag", "grad"})
-_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _DEPTH = 16  # past it: maybe (each name is followed once: `seen`)
 
 
@@ -109,14 +109,7 @@ def _returned(tree: ast.AST, func: ast.AST) -> List[ast.AST]:
                 defs.setdefault(n.name, []).append(n)
     out: List[ast.AST] = []
     for d in defs.get(name, ()):
-        stack = list(d.body)
-        while stack:
-            n = stack.pop()
-            if isinstance(n, _SCOPES):
-                continue
-            if isinstance(n, ast.Return) and n.value is not None:
-                out.append(n.value)
-            stack.extend(ast.iter_child_nodes(n))
+        out.extend(n.value for n in own_nodes(d) if isinstance(n, ast.Return) and n.value is not None)
     return out
 
 
@@ -166,7 +159,7 @@ def _bindings_in(scope: ast.AST, name: str) -> Iterator[Optional[ast.AST]]:
     stack = list(ast.iter_child_nodes(scope))
     while stack:
         n = stack.pop()
-        if isinstance(n, _SCOPES):
+        if isinstance(n, SCOPES):
             if getattr(n, "name", None) == name:
                 yield None
             continue  # another scope's names

@@ -4,18 +4,16 @@
 bound to a fresh list and only read by ``name.append(x)`` statements, ``len``, tests,
 iteration and calls the caller accepts, so no other name holds the list and the appends
 the evaluator saw (:func:`.numpyish.appended`) are all its items;
-:func:`enclosing_scope` finds the scope that holds a node.
+:func:`scope_of` finds the scope a name is read in.
 """
 from __future__ import annotations
 
 import ast
 import re
-from typing import Any, Callable, Dict, List, Optional, Set, Tuple, cast
+from typing import Callable, Dict, List, Optional, Set, Tuple
 
+from .scopes import SCOPES, enclosing_scope
 from .torchapi import LEGACY_CONSTRUCTORS
-
-_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
-
 
 # access to a frame's names: the builtins as words (not ``model.eval()``, ``cocoeval(...)``)
 _DYNAMIC = re.compile(r"(?<![.\w])(?:locals|globals|vars|exec|eval)\b|__dict__|\bf_locals\b"
@@ -70,7 +68,7 @@ class _ScopeIndex:
                 self.parents[id(node)] = parent
             if isinstance(node, (ast.Global, ast.Nonlocal)):
                 self.refused.update(node.names)
-            if isinstance(node, _SCOPES):
+            if isinstance(node, SCOPES):
                 self.refused.update(n.id for n in ast.walk(node) if isinstance(n, ast.Name))
                 if not isinstance(node, ast.Lambda):
                     self.refused.add(node.name)
@@ -181,29 +179,6 @@ def _allowed_read(node: ast.Name, parent: ast.AST, parents, constructors) -> boo
     return isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not)
 
 
-def enclosing_scope(tree: ast.AST, target: ast.AST) -> ast.AST:
-    """The innermost function, lambda or class whose body holds ``target``, or the module.
-    (Asked only for a call a rule is about to report: it walks down one path.)"""
-    scope, node = tree, tree
-    while True:
-        for child in ast.iter_child_nodes(node):
-            if child is target:
-                return scope
-            if _contains(child, target):
-                if isinstance(child, _SCOPES):
-                    scope = child
-                node = child
-                break
-        else:
-            return scope
-
-
-def _contains(node: ast.AST, target: ast.AST) -> bool:
-    if hasattr(node, "end_lineno") and hasattr(target, "lineno"):
-        n, t = cast(Any, node), cast(Any, target)  # expression or statement nodes: positioned
-        if not (n.lineno, n.col_offset) <= (t.lineno, t.col_offset) <= (n.end_lineno, n.end_col_offset):
-            return False
-    return any(n is target for n in ast.walk(node))
 
 
 # calls that read a list passed to them and store into none (qualified names), and builtins

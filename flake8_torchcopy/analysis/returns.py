@@ -18,7 +18,7 @@ from typing import List, Optional, Set, cast
 
 from .callsites import BLOCK_FIELDS
 from .modulefacts import Qualname, _source_of, _tree_of
-from .scopes import _FUNCS
+from .scopes import _FUNCS, SCOPES
 from .torchapi import TENSOR_METHODS
 from .torchsem import TENSOR_CONSTRUCTORS
 
@@ -146,13 +146,13 @@ def module_names(tree: ast.AST, source: Optional[str] = None) -> ModuleNames:
 
 
 # ------------------------------------------------------------------ returns
-def _own_nodes(func: ast.AST):
+def own_nodes(func: ast.AST):
     """The nodes of a function's body, not those of functions, lambdas or classes inside it."""
     stack = list(func.body)  # type: ignore[attr-defined]
     while stack:
         node = stack.pop()
         yield node
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+        if not isinstance(node, SCOPES):
             stack.extend(ast.iter_child_nodes(node))
 
 
@@ -177,7 +177,7 @@ def returns_tensor(func: ast.AST, qualname: Qualname, tree: Optional[ast.AST] = 
     name bound only by its ``def`` (:func:`bound_once`)?  ``tree``: the module (else the
     walker that owns ``qualname`` gives it)."""
     return exits_by_return(func) and all(
-        _is_tensor_expr(node.value, qualname) for node in _own_nodes(func) if isinstance(node, ast.Return)) \
+        _is_tensor_expr(node.value, qualname) for node in own_nodes(func) if isinstance(node, ast.Return)) \
         and def_bound_once(cast(ast.FunctionDef, func), qualname, tree)
 
 
@@ -187,7 +187,7 @@ def exits_by_return(func: ast.AST) -> bool:
     if not isinstance(func, ast.FunctionDef) or func.decorator_list \
             or not func.body or not isinstance(func.body[-1], ast.Return):
         return False  # decorated, async, or it may fall off its end and return None
-    return not any(isinstance(node, (ast.Yield, ast.YieldFrom)) for node in _own_nodes(func))
+    return not any(isinstance(node, (ast.Yield, ast.YieldFrom)) for node in own_nodes(func))
 
 
 def def_bound_once(func: ast.FunctionDef, qualname: Qualname, tree: Optional[ast.AST] = None) -> bool:

@@ -10,9 +10,8 @@ whose body holds a node, entering only the nodes whose span holds it.
 from __future__ import annotations
 
 import ast
-from typing import Dict, List, Optional, Set, Tuple
+from typing import Any, Dict, List, Optional, Set, Tuple, cast
 
-from . import locallists
 from .closedness import _spans_any
 
 #: methods whose first parameter is the class, not an instance
@@ -20,6 +19,8 @@ _CLASS_FIRST = frozenset({"__new__", "__init_subclass__", "__class_getitem__"})
 
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
+#: the nodes that open a scope of their own for the names bound in them
+SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
 
 def _first_param(func: ast.AST) -> Optional[str]:
@@ -129,13 +130,13 @@ def _scoped_nodes(tree: ast.AST, lines: Optional[List[int]]):
 
 
 def enclosing_scope(tree: ast.AST, target: ast.AST) -> ast.AST:
-    """:func:`.locallists.enclosing_scope`'s answer (the innermost function, lambda or class
+    """:func:`walked_enclosing_scope`'s answer (the innermost function, lambda or class
     whose body holds ``target``, or ``tree``), found without walking whole subtrees: the
     search enters only nodes whose span holds ``target``'s start (or that have no span).
-    Where that finds no path (spans that lie), it asks :mod:`.locallists`, which also
-    walks down only through such nodes, so both agree."""
+    Where that finds no path (spans that lie), it asks :func:`walked_enclosing_scope`,
+    which also walks down only through such nodes, so both agree."""
     if not hasattr(target, "lineno"):
-        return locallists.enclosing_scope(tree, target)
+        return walked_enclosing_scope(tree, target)
     at = (target.lineno, target.col_offset)  # type: ignore[attr-defined]
     parent: Dict[int, ast.AST] = {}
     stack = [tree]
@@ -144,7 +145,7 @@ def enclosing_scope(tree: ast.AST, target: ast.AST) -> ast.AST:
         for child in ast.iter_child_nodes(node):
             if child is target:
                 while node is not tree:
-                    if isinstance(node, locallists._SCOPES):
+                    if isinstance(node, SCOPES):
                         return node
                     node = parent[id(node)]
                 return tree
@@ -154,4 +155,29 @@ def enclosing_scope(tree: ast.AST, target: ast.AST) -> ast.AST:
                 continue
             parent[id(child)] = node
             stack.append(child)
-    return locallists.enclosing_scope(tree, target)
+    return walked_enclosing_scope(tree, target)
+
+
+def walked_enclosing_scope(tree: ast.AST, target: ast.AST) -> ast.AST:
+    """The innermost function, lambda or class whose body holds ``target``, or the module, by
+    walking down every child that holds it (the reference :func:`enclosing_scope` agrees with)."""
+    scope, node = tree, tree
+    while True:
+        for child in ast.iter_child_nodes(node):
+            if child is target:
+                return scope
+            if _contains(child, target):
+                if isinstance(child, SCOPES):
+                    scope = child
+                node = child
+                break
+        else:
+            return scope
+
+
+def _contains(node: ast.AST, target: ast.AST) -> bool:
+    if hasattr(node, "end_lineno") and hasattr(target, "lineno"):
+        n, t = cast(Any, node), cast(Any, target)  # expression or statement nodes: positioned
+        if not (n.lineno, n.col_offset) <= (t.lineno, t.col_offset) <= (n.end_lineno, n.end_col_offset):
+            return False
+    return any(n is target for n in ast.walk(node))
