@@ -282,6 +282,7 @@ def test_a_join_keeps_permuted_on_some_path():
     ("        q = torch.ones(2) * y\n        y.go()\n", True),  # raised after the binding
     ("        q, y.z = torch.ones(2), 1\n", True),  # storing y.z may raise after q is bound
     ("        r = (q := torch.ones(2)) * y\n", True),  # bound inside the value, before it raises
+    ("        q, (w, v) = torch.ones(2), y\n", True),  # q is stored before y is unpacked (may raise)
 ])
 def test_a_handler_starts_before_a_name_binding_not_after(body, reported):
     """pytorch_forecasting's to_quantiles: `q = dist.icdf(...)` ends the try body; where the

@@ -403,10 +403,9 @@ class StatementWalker(Evaluator):
 
 
 def _names_only(target: ast.AST) -> bool:
-    """A target that only stores names (``a``, ``a, *b``): once the value is computed (and
-    unpacked, all or nothing), the store cannot raise."""
-    if isinstance(target, ast.Starred):
-        target = target.value
+    """A target that only stores names, one level deep (``a``, ``a, *b``): once the value is
+    computed (and unpacked, all or nothing), the store cannot raise.  Not a nested one:
+    ``a, (b, c) = v`` stores ``a`` before it unpacks the second item, which may raise."""
     if isinstance(target, (ast.Tuple, ast.List)):
-        return all(_names_only(e) for e in target.elts)
+        return all(isinstance(e.value if isinstance(e, ast.Starred) else e, ast.Name) for e in target.elts)
     return isinstance(target, ast.Name)
