@@ -267,6 +267,9 @@ def test_to_a_parameter_every_call_passes_a_host_tensor():
     moved = src.replace("_f(torch.randn(3))", "_f(torch.randn(3).cuda())")
     # (and the factory moved by .cuda() at the call is a report of its own)
     assert [c[0] for c in lint(moved)] == ["TRC112", "TRC112"]
+    # the caller's argument of the same name is another name: followed in its own scope
+    named = src.replace("return _f(torch.randn(3))", "t = torch.randn(3)\n        return _f(t)")
+    assert [c for c in lint(named) if c[0] == "TRC112"] == []
 
 
 def test_submodule_answered_by_a_module_getattr(tmp_path):

@@ -40,7 +40,8 @@ _DEPTH = 16  # past it: maybe (each name is followed once: `seen`)
 def may_be_host_made(tree: ast.AST, node: ast.AST, qualname: Qualname, depth: int = 0,
                      seen: Optional[Set[str]] = None, passed: Optional[Passed] = None) -> bool:
     """Might ``node`` be a tensor built on the host (see the module's docstring)?  ``seen``:
-    the names followed already (``t = t.float()`` adds no origin to ``t``'s others);
+    the names (in a scope) and attributes followed already (``t = t.float()`` adds no origin
+    to ``t``'s others);
     ``passed``: what the module's calls pass a parameter, where those are all its calls."""
     seen = set() if seen is None else seen
     if depth > _DEPTH:
@@ -78,8 +79,9 @@ def may_be_host_made(tree: ast.AST, node: ast.AST, qualname: Qualname, depth: in
             break
     if isinstance(node, (ast.IfExp, ast.BoolOp, ast.BinOp, ast.List, ast.Tuple)):
         return any(further(c) for c in ast.iter_child_nodes(node) if isinstance(c, ast.expr))
-    if isinstance(node, ast.Name):
-        key, values = node.id, lambda: _name_bindings(tree, node, passed)
+    if isinstance(node, ast.Name):  # a name is followed once in each scope it is read in
+        scope = enclosing_scope(tree, node)
+        key, values = f"{node.id}@{id(scope)}", lambda: _name_bindings(tree, node, passed, scope)
     elif isinstance(node, ast.Attribute) and node.attr not in ("device", "dtype"):
         if node.attr in _SAME_PLACE and further(node.value):
             return True  # t.data, t.T, t.grad: where t is
@@ -135,12 +137,14 @@ def _names_cpu(a: ast.AST) -> bool:
     return isinstance(a, ast.Constant) and isinstance(a.value, str) and a.value.split(":")[0] == "cpu"
 
 
-def _name_bindings(tree: ast.AST, name: ast.Name, passed: Optional[Passed] = None) -> List[Optional[ast.AST]]:
+def _name_bindings(tree: ast.AST, name: ast.Name, passed: Optional[Passed] = None,
+                   scope: Optional[ast.AST] = None) -> List[Optional[ast.AST]]:
     """The values bound to ``name`` in the scope that binds it: None for a binding whose
     value cannot be read off (unpacking, ``for``, ``with ... as``, ``global``, a ``case``
     capture and the like); for a parameter, the arguments ``passed`` gives (every call of
-    the function being in the module), else none."""
-    scope = enclosing_scope(tree, name)
+    the function being in the module), else none.  ``scope``: the one ``name`` is read in,
+    where the caller has it."""
+    scope = enclosing_scope(tree, name) if scope is None else scope
     while True:
         found = list(_bindings_in(scope, name.id))
         if found or isinstance(scope, ast.Module):
