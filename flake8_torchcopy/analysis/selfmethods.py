@@ -44,10 +44,20 @@ def _class_named(tree: ast.Module, name: str) -> Optional[ast.ClassDef]:
     return found[0] if len(found) == 1 else None
 
 
+def _stored(source: str, m: str) -> bool:
+    """Does the text store a name or an attribute ``m`` (``m = ...``, ``x.m = ...``)?  The
+    pattern is led by the literal name (fast), the word boundary checked after."""
+    for hit in re.finditer(rf"{re.escape(m)}\s*=[^=]", source):
+        start = hit.start()
+        if start == 0 or not (source[start - 1].isalnum() or source[start - 1] == "_"):
+            return True
+    return False
+
+
 def resolve(tree: ast.Module, source: str, cls: ast.ClassDef, m: str) -> Optional[ast.FunctionDef]:
     """The ``def`` that ``self.m`` runs in a method of ``cls`` (conditions in the module doc)."""
     if "setattr(" in source or "__dict__" in source or source.count(f"def {m}(") != 1 \
-            or re.search(rf"\.{re.escape(m)}\s*=[^=]|\b{re.escape(m)}\s*=[^=]", source):
+            or _stored(source, m):
         return None
     seen = 0
     while cls is not None and seen < 8:
