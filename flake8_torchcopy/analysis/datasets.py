@@ -147,27 +147,26 @@ def _chain(node: ast.AST, names: Dict[str, str]) -> Optional[str]:
 def _patches(tree: ast.AST) -> bool:
     names = _torch_names(tree)
     harmless: Set[int] = set()  # a chain called, a class base, a link inside a longer chain
+    # one breadth-first walk: a node is met after its parent, which marked it harmless
     for n in ast.walk(tree):
+        if isinstance(n, ast.Name) and n.id in ("setattr", "delattr"):
+            return True
+        if isinstance(n, (ast.Name, ast.Attribute)):
+            stored = not isinstance(n.ctx, ast.Load)
+            if stored and isinstance(n, ast.Attribute) and n.attr.startswith("__") and n.attr.endswith("__"):
+                return True
+            if stored or id(n) not in harmless:
+                q = _chain(n, names)
+                if q is not None and (q == "torch" or q.startswith("torch.utils")):
+                    return True
         if isinstance(n, ast.Call):
             harmless.add(id(n.func))
         elif isinstance(n, ast.ClassDef):
             harmless.update(id(b) for b in n.bases)
-        elif isinstance(n, ast.Attribute):
+        if isinstance(n, ast.Attribute):
             harmless.add(id(n.value))
         ann = n.annotation if isinstance(n, (ast.arg, ast.AnnAssign)) else \
             n.returns if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
         if ann is not None:
             harmless.update(id(a) for a in ast.walk(ann))
-    for n in ast.walk(tree):
-        if isinstance(n, ast.Name) and n.id in ("setattr", "delattr"):
-            return True
-        if not isinstance(n, (ast.Name, ast.Attribute)):
-            continue
-        stored = not isinstance(n.ctx, ast.Load)
-        if stored and isinstance(n, ast.Attribute) and n.attr.startswith("__") and n.attr.endswith("__"):
-            return True
-        if stored or id(n) not in harmless:
-            q = _chain(n, names)
-            if q is not None and (q == "torch" or q.startswith("torch.utils")):
-                return True
     return False
