@@ -30,6 +30,14 @@ SNIPPETS = {
     "detached after a transfer": (
         "import torch\n"
         "def f():\n    x = torch.ones(2)\n    return x.half().detach()\n", "TRC110"),
+    "a data literal, then a tensor": (
+        "import torch\n"
+        "def f():\n    x = torch.ones(2)\n    y = torch.tensor([1.0, 2.0])\n    return torch.tensor(x)\n",
+        "TRC101"),
+    "a list of tensors after literal calls": (
+        "import torch\n"
+        "def f():\n    a = torch.tensor(0.5)\n    b = torch.Tensor(2, 3)\n"
+        "    return torch.tensor([a, a])\n", "TRC108"),
     "torch aliased for a transfer": (
         "import torch as th\n"
         "def f(d):\n    return th.zeros(3).to('cuda')\n", "TRC112"),
@@ -70,6 +78,7 @@ def test_the_gate_skips_functions_no_rule_can_match_in(monkeypatch):
     source = ("import torch\nimport numpy as np\nimport torch.nn.functional as F\n"
               "def checks(x):\n    return torch.is_tensor(x) and np.ones(2)\n"
               "def pads(x):\n    return F.pad(x, (1, 1))\n"
+              "def literals():\n    return torch.tensor([[1, 2], [3, -4e-5]]), torch.Tensor(2, 3)\n"
               "def grads(x):\n    x.requires_grad_(True)\n    return torch.tensor(x)\n")
     lint_source(source)
     assert walked == ["grads"]
@@ -83,3 +92,19 @@ def test_an_alias_stands_for_the_words_it_may_hide():
     groups = alias_groups(tree, [("torch", ".to("), (tensor,), ("numpy(",)])
     assert ("th", ".to(") in groups and ("T",) in groups
     assert ("it",) not in groups and not [g for g in groups if g[0] == "np"]
+
+
+@pytest.mark.parametrize("argument, literal", [
+    ("0.5)", True), ("[1, 2])", True), ("[[1, 2], [3., -4e-5]], dtype=d)", True), ("(1, 2))", True),
+    ("True)", True), ("-1)", True), (".5)", True), ("1_000)", True), ("0x1f)", True), ("1j)", True),
+    ("[1,\n 2,\n])", True),
+    ("x)", False), ("[x, 1])", False), ("[1, e])", False), ("[e])", False), ("Truex)", False),
+    ("1 if c else x)", False), ("1.0 * x)", False), ("[1] * n)", False), ("-x)", False),
+    ("[])", False), (")", False), ("[1] # c\n)", False), ("np.array([1]))", False), ("[1, 2].x)", False),
+    ("[1, 2]", False), ("'a')", False),
+])
+def test_a_data_literal_argument_is_told_apart(argument, literal):
+    from flake8_torchcopy.rules.base import literal_argument
+    assert literal_argument(argument, 0) is literal
+    word = CallWord("tensor(", {"tensor"}, data_only=True)
+    assert found(word, "torch.tensor(" + argument) is not literal

@@ -37,13 +37,16 @@ class Example:
 class CallWord:
     """``word`` (ending in ``(``) where the identifier it ends is one of ``callees``:
     ``CallWord("tensor(", {"tensor", "as_tensor"})`` is in ``torch.tensor(x)`` and in
-    ``as_tensor(x)``, not in ``is_tensor(x)``."""
+    ``as_tensor(x)``, not in ``is_tensor(x)``.  With ``data_only``, a call whose first
+    argument is written as a literal of numbers or bools (``tensor(0.5)``,
+    ``tensor([[1, 2], [3, 4]], ...)``) does not count: no tensor or array can be in it."""
 
-    __slots__ = ("word", "callees")
+    __slots__ = ("word", "callees", "data_only")
 
-    def __init__(self, word: str, callees: Iterable[str]) -> None:
+    def __init__(self, word: str, callees: Iterable[str], data_only: bool = False) -> None:
         self.word = word
         self.callees: FrozenSet[str] = frozenset(callees)
+        self.data_only = data_only
 
     def found_in(self, text: str) -> bool:
         word = self.word
@@ -53,13 +56,55 @@ class CallWord:
             start = stop = pos + end
             while start > 0 and (text[start - 1].isalnum() or text[start - 1] == "_"):
                 start -= 1
-            if text[start:stop] in self.callees:
+            if text[start:stop] in self.callees and not (self.data_only and literal_argument(text, stop + 1)):
                 return True
             pos = text.find(word, pos + 1)
         return False
 
     def __repr__(self) -> str:
         return f"CallWord({self.word!r}, {sorted(self.callees)!r})"
+
+
+_LITERAL_WORDS = ("True", "False")
+
+
+def literal_argument(text: str, i: int) -> bool:
+    """Is the argument that starts at ``text[i]`` a literal of numbers and bools, alone or in
+    (nested) lists and tuples, ending at a ``,`` or ``)`` outside its brackets?  A scan of
+    characters (no regex: it must not backtrack); anything else, a name, an operator, a
+    comment, answers False."""
+    depth = 0
+    n = len(text)
+    seen = False
+    while i < n:
+        c = text[i]
+        if c in " \t\r\n,":
+            if c == "," and depth == 0:
+                return seen
+        elif c in "[(":
+            depth += 1
+        elif c in "])":
+            if depth == 0:
+                return seen and c == ")"
+            depth -= 1
+        elif c.isdigit() or (c in ".-+" and i + 1 < n and (text[i + 1].isdigit() or text[i + 1] == ".")):
+            i += 1  # a number: digits, ".", "_", an exponent, a "j"
+            while i < n and (text[i].isalnum() or text[i] in "._" or (text[i] in "+-" and text[i - 1] in "eE")):
+                i += 1
+            seen = True
+            continue
+        else:
+            for w in _LITERAL_WORDS:
+                if text.startswith(w, i) and not (text[i + len(w):i + len(w) + 1].isalnum()
+                                                   or text[i + len(w):i + len(w) + 1] == "_"):
+                    i += len(w)
+                    seen = True
+                    break
+            else:
+                return False
+            continue
+        i += 1
+    return False
 
 
 class Rule:

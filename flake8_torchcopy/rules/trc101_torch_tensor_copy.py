@@ -51,7 +51,7 @@ class TorchTensorCopy(Rule):
         "reported, not fixed."
     )
     triggers = (("tensor",),)  # also catches `from torch import tensor as T`
-    function_triggers = ((CallWord("tensor(", {"tensor"}),),)  # not as_tensor(, is_tensor(
+    function_triggers = ((CallWord("tensor(", {"tensor"}, data_only=True),),)  # not as_tensor(, is_tensor(
 
     VALID = (
         "import torch\ndata = [1.0, 2.0]\ny = torch.tensor(data)\n",

@@ -30,7 +30,7 @@ class LegacyConstructor(Rule):
         "expected a copy wants `t.detach().clone()`; only the author knows which."
     )
     triggers = (("Tensor",),)
-    function_triggers = ((CallWord("Tensor(", LEGACY_CONSTRUCTOR_NAMES),),)  # not DTensor(
+    function_triggers = ((CallWord("Tensor(", LEGACY_CONSTRUCTOR_NAMES, data_only=True),),)  # not DTensor(
 
     VALID = (
         "import torch\nt = torch.Tensor(2, 3)\n",

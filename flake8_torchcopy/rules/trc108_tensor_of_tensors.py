@@ -46,8 +46,8 @@ class TensorOfTensors(Rule):
         "`torch.Tensor` and `FloatTensor`; `LongTensor` raises for float tensors)."
     )
     triggers = (("tensor",), ("Tensor",))  # also catches `from torch import tensor as T`
-    function_triggers = ((CallWord("tensor(", {"tensor", "as_tensor"}),),
-                         (CallWord("Tensor(", LEGACY_CONSTRUCTOR_NAMES),))
+    function_triggers = ((CallWord("tensor(", {"tensor", "as_tensor"}, data_only=True),),
+                         (CallWord("Tensor(", LEGACY_CONSTRUCTOR_NAMES, data_only=True),))
 
     VALID = (
         "import torch\ny = torch.tensor([1.0, 2.0])\n",

@@ -63,8 +63,8 @@ class TensorOfNdarrays(Rule):
         "TorchScript, and where the module may set a default device or replace `torch.tensor`."
     )
     triggers = (("numpy", "tensor"), ("numpy", "Tensor"))
-    function_triggers = ((CallWord("tensor(", {"tensor", "as_tensor"}),),
-                         (CallWord("Tensor(", LEGACY_CONSTRUCTOR_NAMES),))
+    function_triggers = ((CallWord("tensor(", {"tensor", "as_tensor"}, data_only=True),),
+                         (CallWord("Tensor(", LEGACY_CONSTRUCTOR_NAMES, data_only=True),))
 
     VALID = (
         "import numpy as np\nimport torch\ny = torch.tensor(np.stack([np.zeros(3), np.ones(3)]))\n",
