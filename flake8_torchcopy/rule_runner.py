@@ -91,7 +91,9 @@ def run_rules(source: str, tree: ast.AST, rules: Sequence[Checker], options,
     ``recorders`` are told which lines each later round walks again; ``words``, where
     given, says which words ``source`` holds (:class:`.triggers.WordsIn`)."""
     sink = _Findings(recorders)
-    walk = ModuleWalk(source, tree, _Dispatch(rules), options, sink, path, words)
+    walk = ModuleWalk.of(source, tree, _Dispatch(rules), options, sink, path, words)
+    if walk is None:
+        return []  # no rule can match anywhere in the module
     walk.first_round()
     first = dict(sink.findings)
     walk.more_rounds()

@@ -38,6 +38,12 @@ SNIPPETS = {
         "import torch\n"
         "def f():\n    a = torch.tensor(0.5)\n    b = torch.Tensor(2, 3)\n"
         "    return torch.tensor([a, a])\n", "TRC108"),
+    "torch.tensor bound to a name at the top level": (
+        "import torch\nT = torch.tensor\n"
+        "def f():\n    z = torch.ones(2)\n    return T(z)\n", "TRC101"),
+    "deepcopy bound to a name at the top level": (
+        "import copy\nimport torch\ndc = copy.deepcopy\n"
+        "def f():\n    z = torch.ones(2)\n    return dc(z)\n", "TRC105"),
     "torch aliased for a transfer": (
         "import torch as th\n"
         "def f(d):\n    return th.zeros(3).to('cuda')\n", "TRC112"),
@@ -108,3 +114,20 @@ def test_a_data_literal_argument_is_told_apart(argument, literal):
     assert literal_argument(argument, 0) is literal
     word = CallWord("tensor(", {"tensor"}, data_only=True)
     assert found(word, "torch.tensor(" + argument) is not literal
+
+
+def test_a_module_with_no_trigger_group_is_not_walked(monkeypatch):
+    """No group of trigger words anywhere in the text (``tensor`` is, ``tensor(`` not): no
+    walker is made; with one, the module is walked."""
+    made = []
+    init = flow.FlowWalker.__init__
+
+    def spy(self, *args, **kwargs):
+        made.append(1)
+        return init(self, *args, **kwargs)
+
+    monkeypatch.setattr(flow.FlowWalker, "__init__", spy)
+    assert lint_source("import torch\ndef f(x):\n    return torch.is_tensor(x)\n") == []
+    assert made == []
+    assert [f.code for f in lint_source("import torch\nx = torch.ones(2)\ny = torch.tensor(x)\n")] == ["TRC101"]
+    assert made == [1]

@@ -40,13 +40,25 @@ class ModuleWalk:
     is the sink owner's (:attr:`rests_on_public_calls`)."""
 
     def __init__(self, source: str, tree: ast.AST, visitor: Visitor, options, sink: Sink,
-                 path: Optional[str] = None, words: Optional[Mapping[Word, bool]] = None) -> None:
-        self.walker = walker = FlowWalker(source, tree, visitor, options, sink, words)
+                 path: Optional[str] = None, words: Optional[Mapping[Word, bool]] = None,
+                 groups: Optional[List[Tuple[Word, ...]]] = None) -> None:
+        self.walker = walker = FlowWalker(source, tree, visitor, options, sink, words, groups)
         walker.path = path  # its imports of its own package are followed (.project)
         # no trigger group in the module's text: no function may match, none is closed that matters
         walker.sites = closed_functions(tree, walker.idx, walker.may_match, public=options.public_helpers,
                                         others=_others(path, options)) \
             if walker.word_groups else NO_CALLSITES
+
+    @classmethod
+    def of(cls, source: str, tree: ast.AST, visitor: Visitor, options, sink: Sink,
+           path: Optional[str] = None, words: Optional[Mapping[Word, bool]] = None) -> Optional["ModuleWalk"]:
+        """The walk of the module, or None where no hook can match anywhere in it: no group
+        of trigger words is in its text (:meth:`FlowWalker.trigger_groups`), so neither its
+        functions nor its top level can (module-level aliases are groups too)."""
+        groups = FlowWalker.trigger_groups(source, tree, visitor.function_triggers, words)
+        if not groups:
+            return None
+        return cls(source, tree, visitor, options, sink, path, words, groups)
 
     def first_round(self) -> None:
         self.walker.run()
@@ -154,10 +166,12 @@ def _seed_key(params: Optional[Dict[str, Value]]):
 
 class FlowWalker(StatementWalker):
     def __init__(self, source: str, tree: ast.AST, visitor: Visitor, options, sink: Sink = NO_SINK,
-                 words: Optional[Mapping[Word, bool]] = None) -> None:
+                 words: Optional[Mapping[Word, bool]] = None,
+                 groups: Optional[List[Tuple[Word, ...]]] = None) -> None:
         super().__init__(source, visitor.hooks)
         self.sink = sink
-        self.word_groups = self.trigger_groups(source, tree, visitor.function_triggers, words)
+        self.word_groups = groups if groups is not None else \
+            self.trigger_groups(source, tree, visitor.function_triggers, words)
         self.tree = tree
         self.options = options
         self.ctx = Context(self)
@@ -267,15 +281,14 @@ class FlowWalker(StatementWalker):
     def trigger_groups(source: str, tree: ast.AST, triggers: Sequence[Sequence[Word]],
                        words: Optional[Mapping[Word, bool]] = None) -> List[Tuple[Word, ...]]:
         """Word groups of which one must be in a function's text for any hook to match there:
-        the visitor's ``triggers``, and for names imported under an alias
-        (``from torch import tensor as T``) the groups with the alias in place of the words it
-        may stand for (:func:`.triggers.alias_groups`), so an aliased call still gets its
+        the visitor's ``triggers``, and for names bound to another at the top level
+        (``from torch import tensor as T``, ``T = torch.tensor``) the groups with the alias in
+        place of the words it may stand for (:func:`.triggers.alias_groups`), so an aliased call still gets its
         function analysed.  ``words`` (:class:`.triggers.WordsIn` of ``source``), where given,
         answers whether the text holds a word (the engine's file check asked many already).
         """
         groups = [tuple(g) for g in triggers]
-        if " as " in source:
-            groups.extend(alias_groups(tree, groups))
+        groups.extend(alias_groups(tree, groups))
         present = WordsIn(source) if words is None else words
         # a function's text is part of the module's: a group not all there matches nowhere
         return [g for g in groups if all(present[t] for t in g)]

@@ -6,13 +6,14 @@ The walker walks a function's body only when its text holds every word of one gr
 is in ``as_tensor(``, ``is_tensor(``, ``to_tensor(`` too); a :class:`CallWord` (a rule's,
 :class:`flake8_torchcopy.rules.base.CallWord`) is that substring where the name it ends is
 one of the callees the rule asks about, which rules out most of them.  A name imported
-under an alias (``from torch import tensor as T``, ``import torch as th``) may stand for a
-word: :func:`alias_groups` gives the groups the alias then stands in for.
+under an alias (``from torch import tensor as T``, ``import torch as th``) or bound to one
+at the top level (``T = torch.tensor``) may stand for a word: :func:`alias_groups` gives
+the groups the alias then stands in for.
 """
 from __future__ import annotations
 
 import ast
-from typing import FrozenSet, List, Protocol, Sequence, Tuple, Union
+from typing import FrozenSet, List, Optional, Protocol, Sequence, Tuple, Union
 
 
 class CallWord(Protocol):
@@ -65,22 +66,44 @@ def _hidden(word: Word, qualname: str, binds_module: bool) -> bool:
 
 
 def alias_groups(tree: ast.AST, triggers: Sequence[Sequence[Word]]) -> List[Tuple[Word, ...]]:
-    """The groups the names a module imports under an alias (at its top level) stand in
-    for: a group of ``triggers`` with the words the alias may stand for replaced by the
-    alias (``import torch as th``: ``("torch", ".to(")`` gives ``("th", ".to(")``)."""
+    """The groups the names a module binds to another name at its top level stand in for: a
+    group of ``triggers`` with the words the alias may stand for replaced by the alias
+    (``import torch as th``: ``("torch", ".to(")`` gives ``("th", ".to(")``;
+    ``T = torch.tensor``: ``(CallWord("tensor(", ...),)`` gives ``("T",)``)."""
     out: List[Tuple[Word, ...]] = []
+
+    def add(alias: str, qualname: str, module: bool) -> None:
+        for group in triggers:
+            kept = tuple(w for w in group if not _hidden(w, qualname, module))
+            if len(kept) < len(group) and (alias,) + kept not in out:
+                out.append((alias,) + kept)
+
     for node in tree.body:  # type: ignore[attr-defined]
-        if not isinstance(node, (ast.Import, ast.ImportFrom)):
-            continue
-        for a in node.names:
-            if not a.asname:
-                continue
-            if isinstance(node, ast.Import):
-                qualname, module = a.name, True
-            else:
-                qualname, module = ".".join(p for p in (node.module, a.name) if p), False
-            for group in triggers:
-                kept = tuple(w for w in group if not _hidden(w, qualname, module))
-                if len(kept) < len(group) and (a.asname,) + kept not in out:
-                    out.append((a.asname,) + kept)
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            for a in node.names:
+                if not a.asname:
+                    continue
+                if isinstance(node, ast.Import):
+                    add(a.asname, a.name, True)
+                else:
+                    add(a.asname, ".".join(p for p in (node.module, a.name) if p), False)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+            dotted = _dotted(node.value)
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if dotted is not None:
+                for t in targets:
+                    if isinstance(t, ast.Name):
+                        add(t.id, dotted, False)
     return out
+
+
+def _dotted(node: ast.AST) -> Optional[str]:
+    """``a.b.c`` of a chain of names and attributes, else None."""
+    parts: List[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
