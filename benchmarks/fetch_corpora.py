@@ -13,7 +13,8 @@ Two groups, both fetched by default:
   zoos (``RESEARCH_PACKAGES``: ultralytics, speechbrain, monai, pytorch-ignite,
   pytorch-metric-learning, segmentation-models-pytorch, open-clip-torch, fastai,
   torchmetrics, kornia, torchtune, stable-baselines3, lightly,
-  denoising-diffusion-pytorch, pytorch-forecasting),
+  denoising-diffusion-pytorch, pytorch-forecasting, torchgeo, pyro-ppl,
+  asteroid, e3nn),
   labelled in ``benchmarks/labels.csv`` like the first group
   (docs/evaluation.md, "Research-style code").
 
@@ -61,6 +62,10 @@ RESEARCH_PACKAGES: Dict[str, str] = {
     "lightly": "lightly==1.6.0",
     "denoising_diffusion_pytorch": "denoising-diffusion-pytorch==2.3.4",
     "pytorch_forecasting": "pytorch-forecasting==1.8.0",
+    "torchgeo": "torchgeo==0.8.1",
+    "pyro_ppl": "pyro-ppl==1.9.2",
+    "asteroid": "asteroid==0.7.0",
+    "e3nn": "e3nn==0.6.0",
 }
 TORCH_VERSION = "2.13.0"
 ALL_CORPORA = ["torch"] + list(PACKAGES)
