@@ -162,3 +162,20 @@ def test_the_kept_items_are_tensors(name):
 @pytest.mark.parametrize("name", LOOKALIKES)
 def test_the_lookalikes_read_no_tensor(name):
     assert not copies_a_tensor(src(LOOKALIKES[name]))
+
+
+@pytest.mark.parametrize("source, followed", [
+    ("out = []\nout.append(1)\n", True),
+    ("out = []\ndef g():\n    out.append(2)\n", False),
+    ("out = []\nf = lambda: out\n", False),
+    ("out = []\nclass C:\n    x = out\n", False),
+    ("out = []\ndef g():\n    return 'out'  # out\n", True),  # the word only in a string, a comment
+    ("out = []\ndef out2():\n    outs = 1\n", True),
+    ("out = []\ndef out():\n    pass\n", False),
+])
+def test_a_name_used_in_a_nested_scope_is_not_followed(source, followed):
+    import ast
+
+    from flake8_torchcopy.analysis.locallists import uses_in_scope
+    tree = ast.parse(source)
+    assert (uses_in_scope(tree, "out", source) is not None) is followed

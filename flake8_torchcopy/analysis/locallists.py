@@ -34,8 +34,8 @@ def uses_in_scope(scope: ast.AST, name: str, source_text: str) -> Optional[Tuple
         return None
     index = scope.__dict__.get(_INDEX)
     if index is None:  # the scope's text (the same for every name) searched once too
-        index = scope.__dict__[_INDEX] = _ScopeIndex(scope, bool(_DYNAMIC.search(source_text)))
-    if index.dynamic or name in index.refused:
+        index = scope.__dict__[_INDEX] = _ScopeIndex(scope, source_text)
+    if index.dynamic or index.refuses(name):
         return None
     return index.uses.get(name, []), index.parents
 
@@ -48,12 +48,15 @@ class _ScopeIndex:
     parent of each node, and the names it does not follow (parameters, ``global`` and
     ``nonlocal`` names, names used or defined in a nested scope)."""
 
-    def __init__(self, scope: ast.AST, dynamic: bool) -> None:
+    def __init__(self, scope: ast.AST, text: str) -> None:
         self.uses: Dict[str, Uses] = {}
         self.parents: Parents = {}
         self.refused: Set[str] = set()
-        self.dynamic = dynamic  # locals()-like access: no name is followed
-        if dynamic:
+        self.text = text  # the scope's text
+        self.nested: List[ast.AST] = []  # the scopes nested in it (their names: on demand)
+        self._nested_names: Optional[Set[str]] = None
+        self.dynamic = bool(_DYNAMIC.search(text))  # locals()-like access: no name is followed
+        if self.dynamic:
             return
         if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
             a = scope.args
@@ -69,7 +72,7 @@ class _ScopeIndex:
             if isinstance(node, (ast.Global, ast.Nonlocal)):
                 self.refused.update(node.names)
             if isinstance(node, SCOPES):
-                self.refused.update(n.id for n in ast.walk(node) if isinstance(n, ast.Name))
+                self.nested.append(node)
                 if not isinstance(node, ast.Lambda):
                     self.refused.add(node.name)
                 continue
@@ -77,6 +80,33 @@ class _ScopeIndex:
                 self.uses.setdefault(node.id, []).append((node, parent))
             for child in ast.iter_child_nodes(node):
                 stack.append((child, node))
+
+
+    def refuses(self, name: str) -> bool:
+        """Is ``name`` not followed: a parameter, declared, a nested def's name, or used in
+        a nested scope?  The nested scopes are walked only where the text holds the word
+        more often than the scope's own names (every ``Name`` is an occurrence of it)."""
+        if name in self.refused:
+            return True
+        if not self.nested:
+            return False
+        if name.isascii() and _word_count(self.text, name) <= len(self.uses.get(name, ())):
+            return False
+        if self._nested_names is None:
+            self._nested_names = {n.id for s in self.nested for n in ast.walk(s) if isinstance(n, ast.Name)}
+        return name in self._nested_names
+
+
+def _word_count(text: str, word: str) -> int:
+    """Occurrences of the identifier ``word`` in ``text`` as a whole word."""
+    count, n, pos = 0, len(word), text.find(word)
+    while pos >= 0:
+        before = text[pos - 1] if pos else " "
+        after = text[pos + n] if pos + n < len(text) else " "
+        if not (before.isalnum() or before == "_" or after.isalnum() or after == "_"):
+            count += 1
+        pos = text.find(word, pos + 1)
+    return count
 
 
 UseCheck = Callable[[ast.Name, ast.AST, Parents], bool]  # (occurrence, its parent, parents) -> ok
