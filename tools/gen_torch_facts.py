@@ -46,6 +46,15 @@ MANUAL_BINDINGS = {
     "nonzero": ("Tensor", "Tensor[]"),  # as_tuple=True: a tuple of index tensors
 }
 
+#: Python functions and methods whose boolean flags add tensors to what they return: with
+#: every flag False (the default) one tensor, else a tuple of one more tensor per flag True
+#: (``torch.unique(x, return_counts=True)`` is ``(values, counts)``).  The generator checks
+#: that ``Tensor.<name>`` takes each flag with default False; tests/test_torch_facts.py runs them.
+FLAG_TUPLES = {
+    "unique": ("return_inverse", "return_counts"),
+    "unique_consecutive": ("return_inverse", "return_counts"),
+}
+
 NON_TENSOR_TYPES = frozenset(
     "int bool float str complex Scalar SymInt SymFloat SymBool ScalarType Device Layout "
     "MemoryFormat QScheme Generator Storage Stream int[] SymInt[] float[] bool[] str[] "
@@ -111,6 +120,24 @@ def _is_method_variant(op) -> bool:
         a.name == "self" and _type_name(a.type) == "Tensor" for a in op._schema.arguments)
 
 
+def _alone(op, method: bool) -> bool:
+    """Can a call with one argument (``torch.max(x)``; a method: ``x.max()``) bind this
+    overload: no ``out``, and every argument but the first positional one (``self`` for a
+    method) has a default?"""
+    if _is_out(op):
+        return False
+    args = op._schema.arguments
+    if method:
+        if not _is_method_variant(op):
+            return False
+        rest = [a for a in args if a.name != "self"]
+    else:
+        if not args or args[0].kwarg_only:
+            return False
+        rest = args[1:]
+    return all(a.has_default_value() for a in rest)
+
+
 class OpFacts:
     """The facts of one ATen operator, over its overloads."""
 
@@ -119,6 +146,9 @@ class OpFacts:
         self.kinds = tuple(sorted({return_kind(op._schema) for op in ops}))
         self.method_kinds = tuple(sorted({return_kind(op._schema) for op in ops
                                           if _is_method_variant(op)}))
+        # what a call with the first argument alone (a method: with no argument) may bind
+        self.alone_kinds = tuple(sorted({return_kind(op._schema) for op in ops if _alone(op, False)}))
+        self.alone_method_kinds = tuple(sorted({return_kind(op._schema) for op in ops if _alone(op, True)}))
         functional = [op for op in ops if not _is_out(op)]
         self.aliasing = bool(functional) and all(_aliases_self(op._schema, False) for op in functional)
         self.view = self.aliasing and name in view_copies
@@ -254,6 +284,41 @@ def aliases(facts: Dict[str, OpFacts]) -> Dict[str, str]:
     return out
 
 
+def alone_kinds(varying: Dict[str, Tuple[str, ...]], facts: Dict[str, OpFacts],
+                method: bool) -> Dict[str, str]:
+    """{name: kind} of the varying names (qualified names of functions, or Tensor methods)
+    every overload of which that a call with the tensor alone and no keyword may bind returns
+    the same kind: ``torch.max(x)`` is a tensor, ``torch.where(cond)`` a tuple of tensors.
+    (A manual binding's Python-only argument, ``nonzero``'s ``as_tuple``, keeps its default.)"""
+    out = {}
+    for name in varying:
+        if method:
+            f = inspect.getattr_static(torch.Tensor, name)
+        else:
+            mod, _, attr = name.rpartition(".")
+            f = getattr(sys.modules[mod], attr)
+        of = facts.get(getattr(f, "__name__", name.rpartition(".")[2])) if _is_c_function(f) else None
+        kinds = None if of is None else of.alone_method_kinds if method else of.alone_kinds
+        if kinds is not None and len(kinds) == 1:
+            out[name] = kinds[0]
+    return out
+
+
+def flag_tuples(method: bool) -> Dict[str, Tuple[str, ...]]:
+    """:data:`FLAG_TUPLES` by qualified name (``torch.unique``) or method name, each checked:
+    ``Tensor.<name>`` takes every flag with default False, and ``torch.<name>`` exists."""
+    out = {}
+    for name, flags in FLAG_TUPLES.items():
+        params = inspect.signature(getattr(torch.Tensor, name)).parameters
+        if any(f not in params or params[f].default is not False for f in flags):
+            raise SystemExit(f"FLAG_TUPLES: Tensor.{name} does not take {flags} with default False")
+        if method:
+            out[name] = flags
+        elif callable(getattr(torch, name, None)):
+            out[f"torch.{name}"] = flags
+    return out
+
+
 # ------------------------------------------------------------------ classification
 def is_tensor_free(kind: str) -> bool:
     parts = kind.strip("()").split(", ")
@@ -293,7 +358,7 @@ def _names(var: str, names: Iterable[str], comment: str) -> str:
 
 
 def _dict(var: str, table: Dict[str, Tuple[str, ...]], comment: str) -> str:
-    rows = "".join(f"    {n!r}: {tuple(v)!r},\n" for n, v in sorted(table.items()))
+    rows = "".join(f"    {n!r}: {v if isinstance(v, str) else tuple(v)!r},\n" for n, v in sorted(table.items()))
     return f"# {comment}\n{var} = {{\n{rows}}}\n"
 
 
@@ -326,6 +391,12 @@ def render() -> str:
                "Functions that return no tensor (numbers, bools, sizes, dtypes, None)."),
         _dict("VARYING_FUNCTIONS", fn[4],
               "Functions whose return type depends on the arguments: each kind it may be."),
+        _dict("ALONE_FUNCTIONS", alone_kinds(fn[4], facts, False),
+              "Of those, the ones a call with the tensor alone and no keyword (``torch.max(x)``,\n"
+              "# ``torch.where(cond)``) makes return one kind: that kind."),
+        _dict("FLAG_TUPLE_FUNCTIONS", flag_tuples(False),
+              "Functions that return one tensor with each of these flags False (the default), and a\n"
+              "# tuple of one more tensor per flag True (``torch.unique(x, return_counts=True)``)."),
         _names("UNDESCRIBED_FUNCTIONS", fn_undescribed,
                "Functions no schema or return annotation describes (hand bindings such as\n"
                "# ``torch.tensor``, Python functions without an annotation): in no table above."),
@@ -336,6 +407,11 @@ def render() -> str:
         _names("NON_TENSOR_METHODS", me[3], "Tensor methods that return no tensor."),
         _dict("VARYING_METHODS", me[4],
               "Tensor methods whose return type depends on the arguments: each kind it may be."),
+        _dict("ALONE_METHODS", alone_kinds(me[4], facts, True),
+              "Of those, the ones a call with no argument (``x.median()``) makes return one kind."),
+        _dict("FLAG_TUPLE_METHODS", flag_tuples(True),
+              "Tensor methods that return one tensor with each of these flags False (the default), and\n"
+              "# a tuple of one more tensor per flag True (``x.unique(return_inverse=True)``)."),
         _names("UNDESCRIBED_METHODS", me_undescribed,
                "Tensor methods no schema or return annotation describes (``tolist``, ``numpy``,\n"
                "# ``type``, ``float``, ``cuda``...): in no method table above."),

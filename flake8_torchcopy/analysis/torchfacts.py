@@ -315,6 +315,25 @@ VARYING_FUNCTIONS = {
     'torch.where': ('Tensor', 'Tensor[]'),
 }
 
+# Of those, the ones a call with the tensor alone and no keyword (``torch.max(x)``,
+# ``torch.where(cond)``) makes return one kind: that kind.
+ALONE_FUNCTIONS = {
+    'torch.max': 'Tensor',
+    'torch.median': 'Tensor',
+    'torch.min': 'Tensor',
+    'torch.nanmedian': 'Tensor',
+    'torch.nonzero': 'Tensor',
+    'torch.unbind_copy': 'Tensor[]',
+    'torch.where': 'Tensor[]',
+}
+
+# Functions that return one tensor with each of these flags False (the default), and a
+# tuple of one more tensor per flag True (``torch.unique(x, return_counts=True)``).
+FLAG_TUPLE_FUNCTIONS = {
+    'torch.unique': ('return_inverse', 'return_counts'),
+    'torch.unique_consecutive': ('return_inverse', 'return_counts'),
+}
+
 # Functions no schema or return annotation describes (hand bindings such as
 # ``torch.tensor``, Python functions without an annotation): in no table above.
 UNDESCRIBED_FUNCTIONS = frozenset("""
@@ -441,6 +460,22 @@ VARYING_METHODS = {
     'min': ('(Tensor, Tensor)', 'Tensor'),
     'nanmedian': ('(Tensor, Tensor)', 'Tensor'),
     'nonzero': ('Tensor', 'Tensor[]'),
+}
+
+# Of those, the ones a call with no argument (``x.median()``) makes return one kind.
+ALONE_METHODS = {
+    'max': 'Tensor',
+    'median': 'Tensor',
+    'min': 'Tensor',
+    'nanmedian': 'Tensor',
+    'nonzero': 'Tensor',
+}
+
+# Tensor methods that return one tensor with each of these flags False (the default), and
+# a tuple of one more tensor per flag True (``x.unique(return_inverse=True)``).
+FLAG_TUPLE_METHODS = {
+    'unique': ('return_inverse', 'return_counts'),
+    'unique_consecutive': ('return_inverse', 'return_counts'),
 }
 
 # Tensor methods no schema or return annotation describes (``tolist``, ``numpy``,

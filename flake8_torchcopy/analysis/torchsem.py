@@ -10,8 +10,8 @@ from __future__ import annotations
 import ast
 from typing import List, Optional
 
+from . import argreturns, pipelines, yields
 from . import layout as L
-from . import pipelines, yields
 from . import torchapi as api
 from .methodlayouts import (
     _operand_values,
@@ -254,7 +254,8 @@ def call_qualname(ev, node, q: str, args: List[Value]) -> Value:
         return elementwise_layout(TENSOR, args, ".where")  # torch.where(cond, x, y): a tensor
     if name in api.TENSOR_FUNCTIONS:
         return torch_function_layout(ev, node, name, args)
-    return _untraced(args)
+    shaped = argreturns.function_value(ev, node, name, args)  # torch.min(x), torch.where(cond)
+    return shaped if shaped is not None else _untraced(args)
 
 
 def _untraced(args: List[Value]) -> Value:
@@ -351,8 +352,9 @@ def call_method(ev, node, recv: Value, m: str, args: List[Value]) -> Value:
                 if count is not None and 0 < count <= 16:
                     return Value(NOT, elems=(each,) * count, item=each)
         return yields.tensor_pieces(recv) or UNKNOWN_VALUE
-    if m in ("min", "max") and not node.args and not node.keywords:
-        return Value(recv.kind)
+    shaped = argreturns.method_value(ev, node, recv, m)  # x.max(), x.unique(return_counts=True)
+    if shaped is not None:
+        return shaped
     if m not in api.TENSOR_METHODS:
         return UNKNOWN_VALUE
     return method_layout(ev, node, recv, m, node.args, node.func.value)
