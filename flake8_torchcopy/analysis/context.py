@@ -10,7 +10,7 @@ import ast
 import weakref
 from typing import Any, List, Optional, Sequence, Tuple, cast
 
-from . import gradmode, hostmade, locallists, numpyish, tensorlists
+from . import gradmode, hostmade, listattrs, locallists, numpyish, tensorlists
 from .scopes import enclosing_scope
 from .symbolic import Mono
 from .torchapi import DTYPE_NAMES, LEGACY_CONSTRUCTORS
@@ -177,8 +177,12 @@ class Context:
         filled by appends; nested literals flattened): per item ``"tensor"``/``"annotated"``
         as :meth:`tensor_kind`, ``"some"`` for a tensor on some paths, None otherwise; one
         entry for all items of a list built by a comprehension or by appends
-        (:func:`.tensorlists.item_kinds`).  None: not such a list."""
-        return tensorlists.item_kinds(self.value(node), self.options.trust_annotations)
+        (:func:`.tensorlists.item_kinds`); ``self.xs`` filled by its class's appends
+        (:func:`.listattrs.list_value`).  None: not such a list."""
+        v = self.value(node)
+        if isinstance(node, ast.Attribute) and v.elems is None and v.item is None:
+            v = listattrs.list_value(self._w, node) or v
+        return tensorlists.item_kinds(v, self.options.trust_annotations)
 
     def module_name(self, qualname: str) -> Optional[str]:
         """A name bound to the module ``qualname`` here (``np`` for ``"numpy"``), for fixes."""

@@ -20,7 +20,7 @@ class TensorOfTensors(Rule):
     summary = "`torch.tensor([a, b])` (or `torch.as_tensor`, `torch.Tensor`...) of tensors: use `torch.stack([a, b])`"
     # the README's rules table: what it finds, the fix, and when the fix is safe
     table_finds = ("`torch.tensor(lst)` (also `as_tensor`, `Tensor`...) of a list of tensors: a literal "
-                   "(nested too), a comprehension, a local list filled by appends")
+                   "(nested too), a comprehension, a local list filled by appends, a `self.` list its class fills")
     table_fix = "`torch.stack(lst).detach()`"
     table_safety = "unsafe"
     rationale = (
@@ -29,7 +29,10 @@ class TensorOfTensors(Rule):
         "larger ones, and cuts the autograd graph. `torch.stack` does it in one kernel. The list "
         "may be written in the call (nested lists too), be a list comprehension whose item is a "
         "tensor (`[v * 2 for v in t]`: iterating a tensor yields tensors), or be a local list "
-        "filled by `lst.append(tensor)` statements and never passed anywhere else. "
+        "filled by `lst.append(tensor)` statements and never passed anywhere else, or a list held in "
+        "an attribute (`self.log_weights`) that its class sets only to list displays and fills only "
+        "by appends of tensors, which the module hands to nothing that could store into it (code "
+        "elsewhere still may: every fix resting on it is unsafe). "
         "`torch.as_tensor` and the legacy constructors of the host (`torch.Tensor`, "
         "`torch.FloatTensor`...) convert the same way. A list that mixes a tensor with numbers or "
         "items not known is reported too, without a fix, and so is one with an item that is a "
@@ -93,6 +96,17 @@ class TensorOfTensors(Rule):
                  "it may be empty, where torch.stack raises",
         ),
         Example(
+            code="import torch\nclass Meter:\n    def __init__(self):\n        self.losses = []\n\n"
+                 "    def update(self, loss):\n        self.losses.append(loss.detach().sum())\n\n"
+                 "    def total(self):\n        return torch.tensor(self.losses)\n",
+            fixed="import torch\nclass Meter:\n    def __init__(self):\n        self.losses = []\n\n"
+                  "    def update(self, loss):\n        self.losses.append(loss.detach().sum())\n\n"
+                  "    def total(self):\n        return torch.stack(self.losses).detach()\n",
+            unsafe=True,
+            note="a list attribute its class fills only with tensors (code in other modules may still "
+                 "append to it); it may be empty, where torch.stack raises",
+        ),
+        Example(
             code="import torch\nx = torch.randn(3)\ny = torch.tensor([v * 2 for v in x])\n",
             fixed="import torch\nx = torch.randn(3)\ny = torch.stack([v * 2 for v in x]).detach()\n",
             unsafe=True,
@@ -118,7 +132,7 @@ class TensorOfTensors(Rule):
         arg = node.args[0]
         if isinstance(arg, (ast.List, ast.Tuple)):
             leaves = _display_leaves(ctx, arg)
-        elif isinstance(arg, (ast.ListComp, ast.Name)):
+        elif isinstance(arg, (ast.ListComp, ast.Name, ast.Attribute)):  # self.xs: filled by its class
             kinds = ctx.list_item_kinds(arg) or []
             if not any(kinds) or isinstance(arg, ast.Name) and not ctx.local_list(
                     arg, lambda c: _constructor(ctx, c)):
