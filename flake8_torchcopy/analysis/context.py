@@ -184,6 +184,13 @@ class Context:
             v = listattrs.list_value(self._w, node) or v
         return tensorlists.item_kinds(v, self.options.trust_annotations)
 
+    def list_of_rows(self, node: ast.AST) -> bool:
+        """Are the items of the list ``node`` holds (:meth:`list_item_kinds`: one standing for
+        all of a list filled by appends) sequences themselves (``rows.append([x0, y0])``)?"""
+        v = self.value(node)
+        return v.kind == NOT and v.elems is None and v.item is not None and v.item.kind == NOT \
+            and v.item.elems is not None
+
     def module_name(self, qualname: str) -> Optional[str]:
         """A name bound to the module ``qualname`` here (``np`` for ``"numpy"``), for fixes."""
         if self._w.lookup(qualname).qualname == qualname:

@@ -165,7 +165,7 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
         if v.mutable and (v.elems or v.item is not None) and not locallists.list_reads_safe(self, node):
             return v.with_(elems=None, item=None)  # a list that code not followed may store into
         if v.mutable:  # a list inside it may be stored into through it (xs[0][0] = v)
-            return locallists.inner_lists_dropped(v)
+            return locallists.inner_lists_dropped(v, self, node)
         if v.mapped is not None and not locallists.mapping_reads_safe(self, node):
             return v.with_(mapped=None)  # a mapping that code not followed may store into
         return v

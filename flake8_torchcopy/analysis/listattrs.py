@@ -87,6 +87,8 @@ def _decide(ev, tree: ast.Module, cls: ast.ClassDef, attr: str) -> Optional[Valu
     item: Optional[Value] = None
     for value, method in items:
         v = _evaluated(ev, value, method)
+        if v.elems is not None or v.item is not None:
+            return None  # rows (``self.xs.append([a, b])``): not followed
         item = v if item is None else join(item, v)
     if item is None:
         return None

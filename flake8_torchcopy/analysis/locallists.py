@@ -300,14 +300,61 @@ def _list_read(ev, node: ast.Name, parent: ast.AST, parents) -> bool:
     return False
 
 
-def inner_lists_dropped(v):
+def inner_lists_dropped(v, ev=None, name: Optional[ast.Name] = None):
     """``v`` (a list) with what the lists among its items hold forgotten: ``xs[0][0] = v``
-    stores into one through a subscript, which :func:`list_reads_safe` does not see."""
+    stores into one through a subscript, which :func:`list_reads_safe` does not see.  Read
+    through ``name`` where :func:`rows_fresh` holds, those lists are kept (the lists inside
+    them forgotten)."""
     def drop(e):
         return e.with_(elems=None, item=None) if e is not None and e.mutable and (e.elems or e.item) else e
     if not any(e is not None and e.mutable for e in (v.elems or ()) + (v.item,)):
         return v
+    if ev is not None and name is not None and rows_fresh(ev, name):
+        def drop(e):  # noqa: F811 (one level down)
+            return inner_lists_dropped(e) if e is not None and e.mutable else e
     return v.with_(elems=tuple(drop(e) for e in v.elems) if v.elems is not None else None, item=drop(v.item))
+
+
+def rows_fresh(ev, name: ast.Name) -> bool:
+    """Are the lists among the items of the list ``name`` holds out of every other code's
+    reach: in its scope every binding of the name is a display of displays (``rows = []``,
+    ``rows = [[a, b]]``; one target), every read a statement ``rows.append([...])`` of a
+    display, ``len(rows)``, a test, or a call of ``torch.tensor``/``numpy.array``... that only
+    reads it?  Then no row is handed out or held by a name, and each is the display it was
+    built from (``torch.tensor(boxes)`` of ``boxes.append([xmin, ymin, xmax, ymax])``)."""
+    def decide(scope: ast.AST, text: str) -> bool:
+        return every_use(scope, name.id, text, _fresh_store,
+                         lambda node, parent, parents: _fresh_read(ev, node, parent, parents))
+    return _per_scope(ev, name, "_fresh_rows", decide)
+
+
+def _displays(values) -> bool:
+    return all(isinstance(e, (ast.List, ast.Tuple)) for e in values)
+
+
+def _fresh_store(node: ast.Name, parent: ast.AST, parents) -> bool:
+    value = getattr(parent, "value", None)
+    return (isinstance(parent, ast.Assign) and parent.targets == [node]
+            or isinstance(parent, ast.AnnAssign) and parent.target is node) \
+        and isinstance(value, ast.List) and _displays(value.elts)
+
+
+def _fresh_read(ev, node: ast.Name, parent: ast.AST, parents) -> bool:
+    if isinstance(parent, ast.Attribute):
+        call = parents.get(id(parent))
+        return parent.attr == "append" and isinstance(call, ast.Call) and call.func is parent \
+            and isinstance(parents.get(id(call)), ast.Expr) and len(call.args) == 1 and not call.keywords \
+            and _displays(call.args)
+    if isinstance(parent, ast.Call):
+        f = parent.func
+        if node not in parent.args:
+            return False
+        if isinstance(f, ast.Name) and f.id == "len":
+            return "len" not in ev.env and "len" not in ev.outer and not ev.star_imported
+        return ev.static_qualname(f) in _READING_CALLS
+    if isinstance(parent, (ast.If, ast.While, ast.IfExp)):
+        return parent.test is node
+    return isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not)
 
 
 _MAPPING_METHODS = frozenset("keys values items get copy word_ids tokens sequence_ids".split())

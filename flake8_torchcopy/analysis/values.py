@@ -126,8 +126,12 @@ def join_kind(a: str, b: str) -> str:
 
 def _held(item: Optional[Value]) -> bool:
     """Items a list filled by appends keeps through a join with an empty literal: arrays
-    (:mod:`.numpyish`), tensors, and values that are tensors on some paths."""
-    return item is not None and (item.array is not None or item.kind in (TENSOR, ANNOTATED) or item.some)
+    (:mod:`.numpyish`), tensors, values that are tensors on some paths, and rows of them."""
+    if item is None:
+        return False
+    if item.kind == NOT and item.elems:  # a row (``rows.append([x0, y0])``) of such items
+        return all(_held(e) for e in item.elems)
+    return item.array is not None or item.kind in (TENSOR, ANNOTATED) or item.some
 
 
 def join(a: Optional[Value], b: Optional[Value]) -> Value:
@@ -144,6 +148,10 @@ def join(a: Optional[Value], b: Optional[Value]) -> Value:
                                  "mixed" if b.mixed else b.kind} <= {TENSOR, NOT, "mixed"}
     same_shape = a.sizes is not None and a.sizes == b.sizes
     item = join(a.item, b.item) if a.item is not None and b.item is not None else None
+    # rows of one length (``[x0, y0]`` appended on two paths, or by two iterations): per position
+    elems = None
+    if kind == NOT and a.elems and b.elems is not None and len(a.elems) == len(b.elems) <= 16:
+        elems = tuple(join(x, y) for x, y in zip(a.elems, b.elems))
     if item is None and kind == NOT:  # an empty literal and a list of arrays (of tensors): so
         if a.elems == () and _held(b.item):
             item = b.item
@@ -158,6 +166,7 @@ def join(a: Optional[Value], b: Optional[Value]) -> Value:
         mono=a.mono if a.mono is not None and a.mono == b.mono else None,
         mixed=mixed,
         some=kind == UNKNOWN and (TENSOR in (a.kind, b.kind) or a.some or b.some),
+        elems=elems,
         item=item,
         mapped=join(a.mapped, b.mapped) if a.mapped is not None and b.mapped is not None else None,
         caveat=a.caveat or b.caveat,

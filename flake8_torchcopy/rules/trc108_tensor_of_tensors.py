@@ -32,7 +32,9 @@ class TensorOfTensors(Rule):
         "filled by `lst.append(tensor)` statements and never passed anywhere else, or a list held in "
         "an attribute (`self.log_weights`) that its class sets only to list displays and fills only "
         "by appends of tensors, which the module hands to nothing that could store into it (code "
-        "elsewhere still may: every fix resting on it is unsafe). "
+        "elsewhere still may: every fix resting on it is unsafe). A local list of rows appended as "
+        "displays (`boxes.append([xmin, ymin, xmax, ymax])`, never handed out or iterated) is a nested "
+        "list: reported, no fix. "
         "`torch.as_tensor` and the legacy constructors of the host (`torch.Tensor`, "
         "`torch.FloatTensor`...) convert the same way. A list that mixes a tensor with numbers or "
         "items not known is reported too, without a fix, and so is one with an item that is a "
@@ -172,7 +174,8 @@ class TensorOfTensors(Rule):
                        "than one element and drops their graph; use torch.stack and convert its dtype")
             return
         if isinstance(arg, (ast.List, ast.Tuple)) and any(
-                isinstance(e, (ast.List, ast.Tuple, ast.ListComp)) for e in arg.elts):
+                isinstance(e, (ast.List, ast.Tuple, ast.ListComp)) for e in arg.elts) \
+                or isinstance(arg, ast.Name) and ctx.list_of_rows(arg):  # rows.append([x0, y0])
             ctx.report(self.code, node,
                        f"{shown} of nested lists of tensors goes through Python scalars: it raises for "
                        "tensors of more than one element and drops their graph; build each row with "
