@@ -108,6 +108,45 @@ SOME_PATHS = """
 # name -> (program, whether make() gives a list whose items are all tensors, (the text that keeps
 # it quiet, a replacement without which the class is reported): a control that the cause is the one named)
 QUIET = {
+    "read by a computed name and filled there": ("""
+        class Meter:
+            def __init__(self):
+                self.xs = []
+
+            def update(self, loss):
+                self.xs.append(loss.detach().sum())
+
+            def log(self, name, value):
+                getattr(self, f"{name}s").append(value)
+
+            def convert(self):
+                return torch.tensor(self.xs)
+
+        def make():
+            m = Meter()
+            m.log("x", 0.5)
+            return m
+        """, False, ('getattr(self, f"{name}s")', 'getattr(self, "ys")')),
+    "read by a name split over two literals": ("""
+        class Meter:
+            def __init__(self):
+                self.xs = []
+
+            def update(self, loss):
+                self.xs.append(loss.detach().sum())
+
+            def log(self, value):
+                getattr(self, "x"
+                        "s").append(value)
+
+            def convert(self):
+                return torch.tensor(self.xs)
+
+        def make():
+            m = Meter()
+            m.log(0.5)
+            return m
+        """, False, ('getattr(self, "x"\n                "s")', 'getattr(self, "ys")')),
     "appended from outside the class": ("""
         class Meter:
             def __init__(self):

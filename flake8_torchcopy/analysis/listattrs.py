@@ -32,6 +32,7 @@ them is unsafe.  Cost: asked only for the argument of ``torch.tensor(self.xs)``-
 from __future__ import annotations
 
 import ast
+import re
 from typing import Dict, List, Optional, Tuple
 
 from .modulefacts import ModuleFacts, _dunder, _lines_of, module_facts
@@ -68,7 +69,8 @@ def list_value(ev, node: ast.Attribute) -> Optional[Value]:
 
 def _decide(ev, tree: ast.Module, cls: ast.ClassDef, attr: str) -> Optional[Value]:
     source = ev.source
-    if _dunder(attr) or f".{attr}" not in ev.idx.text(cls) or _attr_dynamic_text(source):
+    if _dunder(attr) or f".{attr}" not in ev.idx.text(cls) or _attr_dynamic_text(source) \
+            or _reads_by_computed_name(source):
         return None
     facts = module_facts(tree, source)
     module = _class_shape(cls, facts, ev.static_qualname)
@@ -95,6 +97,25 @@ def _decide(ev, tree: ast.Module, cls: ast.ClassDef, attr: str) -> Optional[Valu
     if item.kind == TENSOR:
         item = item.with_(caveat=item.caveat or LIST_ATTRIBUTE)
     return Value(NOT, item=item, mutable=True)
+
+
+#: ``getattr(obj, "name"`` with a receiver of names, dots and flat calls, and one plain string
+#: literal as the name (a literal is the ``Constant`` check of :func:`_sources`)
+_LITERAL_GETATTR = re.compile(r"""getattr\(\s*[^,()]*(?:\([^()]*\)[^,()]*)*,\s*(?:"[^"\\\n]*"|'[^'\\\n]*')\s*[,)]""")
+
+
+def _reads_by_computed_name(source: str) -> bool:
+    """May the module read an attribute by a name it computes (``getattr(self,
+    f"{split}_losses")``, ``attrgetter``, ``__getattribute__``)?  The list it returns may then
+    be filled anywhere.  Any ``getattr(`` not of the plain literal form counts."""
+    if "attrgetter" in source or "__getattribute__" in source:
+        return True
+    pos = source.find("getattr(")
+    while pos >= 0:
+        if not _LITERAL_GETATTR.match(source, pos):
+            return True
+        pos = source.find("getattr(", pos + 1)
+    return False
 
 
 def _class_shape(cls: ast.ClassDef, facts: ModuleFacts, qualname) -> Optional[bool]:
