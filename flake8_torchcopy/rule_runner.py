@@ -17,7 +17,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Protocol, Sequence, Tuple
 
-from .analysis.flow import ModuleWalk
+from .analysis.flow import ModuleWalk, release
 from .analysis.sink import Span
 from .analysis.triggers import Word
 from .analysis.visitor import NodeHook
@@ -90,6 +90,14 @@ def run_rules(source: str, tree: ast.AST, rules: Sequence[Checker], options,
     """The findings of ``rules`` in the module (unsorted), over every round of the walk;
     ``recorders`` are told which lines each later round walks again; ``words``, where
     given, says which words ``source`` holds (:class:`.triggers.WordsIn`)."""
+    try:
+        return _walked_findings(source, tree, rules, options, path, recorders, words)
+    finally:
+        release()  # nothing of this module (its tree above all) is kept for the next
+
+
+def _walked_findings(source: str, tree: ast.AST, rules: Sequence[Checker], options, path: Optional[str],
+                     recorders: Sequence[Recorder], words: Optional[Mapping[Word, bool]]) -> List[Finding]:
     sink = _Findings(recorders)
     walk = ModuleWalk.of(source, tree, _Dispatch(rules), options, sink, path, words)
     if walk is None:

@@ -93,3 +93,30 @@ def test_fewer_collections_while_a_file_is_analysed_and_restored_after(monkeypat
     with pytest.raises(SyntaxError):
         lint_source("import torch\nx = torch.tensor(\n")
     assert gc.get_threshold() == before
+
+
+def test_nothing_of_a_linted_tree_is_kept_after_the_lint(tmp_path):
+    """The tree flake8 hands over is freed once the plugin returns and flake8 drops it: no
+    cache of the analysis keeps it (or its facts) for the next file, where every full
+    collection of the process would walk it."""
+    import ast
+    import weakref
+    for name, text in {"app/__init__.py": "", "app/sub/__init__.py": "", "app/helpers.py": HELPER,
+                       "app/sub/user.py": USER}.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    user = tmp_path / "app" / "sub" / "user.py"
+    attributes = tmp_path / "attributes.py"  # class attribute summaries, data-flow returns
+    attributes.write_text(
+        "import torch\nimport torch.nn as nn\n\n\ndef make(n):\n    y = torch.zeros(n)\n    return y * 2\n\n\n"
+        "class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.s = torch.zeros(3)\n\n"
+        "    def f(self):\n        return torch.tensor(self.s), torch.tensor(make(3))\n")
+    for path in (user, ROOT / "examples" / "metrics.py", attributes):
+        source = path.read_text()
+        tree = ast.parse(source)
+        shared = (ast.expr_context, ast.operator, ast.boolop, ast.unaryop, ast.cmpop)  # singletons
+        nodes = [weakref.ref(n) for n in ast.walk(tree) if not isinstance(n, shared)]
+        assert lint_source(source, str(path), tree=tree)
+        del tree
+        gc.collect()
+        assert [r() for r in nodes if r() is not None] == []

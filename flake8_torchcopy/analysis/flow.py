@@ -83,6 +83,15 @@ class ModuleWalk:
         return bool(public & set(self.walker.seeds))
 
 
+def release() -> None:
+    """Drop what the analysis keeps of the module it walked last (its tree, the facts and
+    names found in it), once that module's findings are out: kept until the next module
+    asks, a tree is walked by every full collection of the process meanwhile."""
+    from . import modulefacts, returns
+    modulefacts.forget()
+    returns.forget()
+
+
 def _others(path: Optional[str], options):
     """What the other modules of the linted file's project pass its module-level
     functions (:mod:`.projectcallers`), where the file is in a package on disk."""

@@ -310,6 +310,13 @@ _FACTS: List = [None, None]  # (tree, its ModuleFacts): the module being walked
 _PARSED: List = [None, None]  # (source, its tree), where no walker holds the tree
 
 
+def forget() -> None:
+    """Drop the facts and the tree kept for the module last walked (:func:`.flow.release`):
+    kept between files, a tree is walked by every full collection of the process."""
+    _FACTS[:] = [None, None]
+    _PARSED[:] = [None, None]
+
+
 def module_facts(tree: ast.AST, source: Optional[str] = None) -> ModuleFacts:
     """The facts of ``tree`` (whose text is ``source``, if known), computed once for the
     module being walked."""

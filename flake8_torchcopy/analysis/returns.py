@@ -138,6 +138,11 @@ def _all_statements(tree: ast.AST):
 _NAMES: List = [None, None]  # (tree, its ModuleNames)
 
 
+def forget() -> None:
+    """Drop the names kept for the tree last asked about (:func:`.flow.release`)."""
+    _NAMES[:] = [None, None]
+
+
 def module_names(tree: ast.AST, source: Optional[str] = None) -> ModuleNames:
     """The module's bindings (:class:`ModuleNames`), computed once for the module being walked."""
     if _NAMES[0] is not tree:
