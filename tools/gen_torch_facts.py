@@ -12,7 +12,10 @@ What it reads, from the torch installed in the running interpreter:
   TorchScript-only overloads such as ``aten::add.t`` on lists are not among them) and each
   overload's schema (``torch.ops.aten.<op>.<overload>._schema``) and tags;
 * the Python API: the public callables of ``torch``, ``torch.nn.functional``,
-  ``torch.linalg``, ``torch.fft``, ``torch.special`` and the methods of ``torch.Tensor``.
+  ``torch.linalg``, ``torch.fft``, ``torch.special`` and the methods of ``torch.Tensor``;
+* the module classes of ``torch.nn`` whose ``forward`` is annotated ``-> Tensor`` (or a
+  tuple of tensors), less those in ``NN_NOT_EXACT`` (whose annotation says less than the
+  truth: they return their input, or what modules their caller gives them return).
 
 A name bound to a C function (``torch.topk``, ``Tensor.add``, ``torch.linalg.svd`` =
 ``torch._C._linalg.linalg_svd``) takes the facts of the ATen operator of its ``__name__``:
@@ -53,6 +56,14 @@ MANUAL_BINDINGS = {
 FLAG_TUPLES = {
     "unique": ("return_inverse", "return_counts"),
     "unique_consecutive": ("return_inverse", "return_counts"),
+}
+
+#: torch.nn classes annotated ``-> Tensor`` whose forward may return something else
+NN_NOT_EXACT = {
+    "Identity": "returns its input, whatever it is",
+    "Transformer": "runs the custom_encoder/custom_decoder it is given",
+    "TransformerEncoder": "runs copies of the layer it is given (num_layers=0: returns src)",
+    "TransformerDecoder": "runs copies of the layer it is given (num_layers=0: returns tgt)",
 }
 
 NON_TENSOR_TYPES = frozenset(
@@ -319,6 +330,23 @@ def flag_tuples(method: bool) -> Dict[str, Tuple[str, ...]]:
     return out
 
 
+def nn_modules() -> Tuple[Set[str], Dict[str, Tuple[str, ...]]]:
+    """The public ``torch.nn`` module classes whose ``forward`` returns one tensor, and those
+    that return a fixed tuple of tensors (``LSTMCell``), by the return annotation."""
+    tensor: Set[str] = set()
+    tuples: Dict[str, Tuple[str, ...]] = {}
+    for n in _public(torch.nn):
+        cls = getattr(torch.nn, n)
+        if not inspect.isclass(cls) or not issubclass(cls, torch.nn.Module) or n in NN_NOT_EXACT:
+            continue
+        kind = _annotation_kind(cls.forward)
+        if kind == "Tensor":
+            tensor.add(n)
+        elif kind is not None and kind.startswith("(") and set(kind[1:-1].split(", ")) == {"Tensor"}:
+            tuples[n] = tuple(kind[1:-1].split(", "))
+    return tensor, tuples
+
+
 # ------------------------------------------------------------------ classification
 def is_tensor_free(kind: str) -> bool:
     parts = kind.strip("()").split(", ")
@@ -430,6 +458,13 @@ def render() -> str:
                (n for n, f in facts.items() if f.keeps_strides and not n.startswith("_")),
                "Operators whose ``memory_format`` defaults to None (``preserve_format``): a dense\n"
                "# input's strides carry over."),
+        _names("NN_TENSOR_MODULES", nn_modules()[0],
+               "torch.nn module classes (``torch.nn.<name>``) whose forward is annotated ``-> Tensor``:\n"
+               "# calling an instance returns one tensor (a forward hook may replace it).  Less\n"
+               "# " + ", ".join(sorted(NN_NOT_EXACT)) + " (what they return is their input's or their\n"
+               "# submodules')."),
+        _dict("NN_TUPLE_MODULES", nn_modules()[1],
+              "torch.nn module classes whose forward is annotated to return a fixed tuple of tensors."),
         "# Operators documented as another's alias (\"Alias for :func:`torch.sub`\"): {alias: operator}.\n"
         "ALIASES = {\n" + "".join(f"    {a!r}: {t!r},\n" for a, t in sorted(aliases(facts).items())) + "}\n",
     ]

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Callable, Dict, List, Mapping, Optional, Seque
 
 from ..source import SourceIndex
 from . import datasets, literalrows, localdicts, locallists, numpyish, selfmethods
-from . import pipelines
+from . import nnmodules, pipelines
 from . import torchapi as api
 from . import torchsem as sem
 from . import tuples
@@ -335,6 +335,8 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
         closed = self.sites.calls.get(id(node))
         if closed is not None:
             self.record_call(node, closed)
+        if func.nnmod is not None:  # m(x) of m = nn.Linear(...)
+            return nnmodules.output(self, node, func.nnmod, args)
         if self.path is not None:
             found = imported_call(self, node, func)  # a function of another module of the project
             if found is not None:
@@ -348,6 +350,10 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
                 rows = literalrows.rows_tensor(self, node, getattr(self, "tree", None))
                 if rows is not None:  # torch.tensor(pairs) of a local list of [i, j] displays
                     return rows
+            if func.qualname.startswith("torch.nn."):
+                made = nnmodules.instance(self, node, func.qualname)
+                if made is not None:
+                    return made
             return sem.call_qualname(self, node, func.qualname, args)
         if isinstance(node.func, ast.Attribute):
             recv = self.cache.get(id(node.func.value)) or UNKNOWN_VALUE

@@ -39,7 +39,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Callable, Dict, List, Optional, Set
 
-from . import inherited
+from . import inherited, nnmodules
 from .modulefacts import _REGISTER, ModuleFacts, Qualname, _dunder, _source_of, _statements, _tree_of, module_facts
 from .scopes import _FUNCS, _first_param
 from .torchapi import MODULE_ATTRIBUTES
@@ -208,9 +208,11 @@ class _Attributes(Mapping):
 
     def __init__(self, cls: ast.ClassDef, candidates: List[str], qualname: Qualname,
                  tree: Optional[ast.AST], assigned: Counter, registered: Counter,
-                 inherit: Optional[tuple] = None, nullable: frozenset = frozenset()) -> None:
+                 inherit: Optional[tuple] = None, nullable: frozenset = frozenset(),
+                 tags: Optional[Dict[str, str]] = None) -> None:
         self._candidates = frozenset(candidates)
         self._nullable = nullable
+        self._tags = tags or {}
         self._pending: Optional[tuple] = (cls, candidates, _weak(qualname), tree, assigned, registered, inherit)
         self._out: Dict[str, bool] = {}
 
@@ -224,10 +226,13 @@ class _Attributes(Mapping):
         return self._out
 
     def get(self, key, default=None):
-        """True: a tensor; MAYBE_NONE: a tensor or None (every store one of them); else ``default``."""
+        """True: a tensor; MAYBE_NONE: a tensor or None (every store one of them); a torch.nn
+        module instance's tag (:mod:`.nnmodules`); else ``default``."""
         if key not in self._candidates:
             return default
         found = self._decided().get(key, default)
+        if found is True and key in self._tags:
+            return "nn:" + self._tags[key]
         return MAYBE_NONE if found is True and key in self._nullable else found
 
     def __getitem__(self, key):
@@ -271,6 +276,8 @@ def attribute_value(ev, attr: str) -> Optional[Value]:
     known = attrs.get(attr, False)
     if known is True:
         return Value(TENSOR)
+    if isinstance(known, str) and known.startswith("nn:"):
+        return Value(UNKNOWN, nnmod=known[3:])  # self.fc = nn.Linear(...): an instance
     return Value(UNKNOWN, some=True) if known == MAYBE_NONE else None
 
 
@@ -291,6 +298,15 @@ def tensor_attributes(cls: ast.ClassDef, stores_in_module: Counter, qualname: Qu
                   if not _dunder(attr) and attr not in DATA_BASE_MEMBERS and stores_in_module[attr] == assigned[attr]
                   and all(made(v) or _is_none(v) for v in vals) and any(made(v) for v in vals)]
     nullable = frozenset(attr for attr in candidates if any(_is_none(v) for v in values[attr]))
+    tags: Dict[str, str] = {}  # attributes every store of which constructs one torch.nn module class
+    source = _source_of(qualname) or ""
+    if "nn" in source:
+        for attr, vals in values.items():
+            if not _dunder(attr) and stores_in_module[attr] == assigned[attr] and attr not in candidates:
+                tag = nnmodules.same_tag(vals, qualname, source)
+                if tag is not None:
+                    tags[attr] = tag
+                    candidates.append(attr)
     if _own_bases(cls, qualname) is None:
         return {}
     inherit = None
@@ -307,7 +323,7 @@ def tensor_attributes(cls: ast.ClassDef, stores_in_module: Counter, qualname: Qu
         inherit = (base, frozenset(extra)) if extra else None
     if not candidates:
         return {}
-    return _Attributes(cls, candidates, qualname, tree, assigned, registered, inherit, nullable)
+    return _Attributes(cls, candidates, qualname, tree, assigned, registered, inherit, nullable, tags)
 
 
 def _is_none(v: Optional[ast.AST]) -> bool:

@@ -573,6 +573,38 @@ chalf clone empty empty_like empty_quantized full_like ones_like rand_like randi
 randn_like resize resize_ resize_as resize_as_ to zeros_like
 """.split())
 
+# torch.nn module classes (``torch.nn.<name>``) whose forward is annotated ``-> Tensor``:
+# calling an instance returns one tensor (a forward hook may replace it).  Less
+# Identity, Transformer, TransformerDecoder, TransformerEncoder (what they return is their input's or their
+# submodules').
+NN_TENSOR_MODULES = frozenset("""
+AdaptiveAvgPool1d AdaptiveAvgPool2d AdaptiveAvgPool3d AlphaDropout AvgPool1d AvgPool2d
+AvgPool3d BCELoss BCEWithLogitsLoss BatchNorm1d BatchNorm2d BatchNorm3d Bilinear CELU
+CTCLoss ChannelShuffle CircularPad1d CircularPad2d CircularPad3d ConstantPad1d ConstantPad2d
+ConstantPad3d Conv1d Conv2d Conv3d ConvTranspose1d ConvTranspose2d ConvTranspose3d
+CosineEmbeddingLoss CosineSimilarity CrossEntropyLoss CrossMapLRN2d Dropout Dropout1d
+Dropout2d Dropout3d ELU Embedding EmbeddingBag FeatureAlphaDropout Flatten Fold GELU GLU
+GRUCell GaussianNLLLoss GroupNorm Hardshrink Hardsigmoid Hardswish Hardtanh
+HingeEmbeddingLoss HuberLoss InstanceNorm1d InstanceNorm2d InstanceNorm3d KLDivLoss L1Loss
+LPPool1d LPPool2d LPPool3d LayerNorm LazyBatchNorm1d LazyBatchNorm2d LazyBatchNorm3d
+LazyConv1d LazyConv2d LazyConv3d LazyConvTranspose1d LazyConvTranspose2d LazyConvTranspose3d
+LazyInstanceNorm1d LazyInstanceNorm2d LazyInstanceNorm3d LazyLinear LeakyReLU Linear
+LinearCrossEntropyLoss LocalResponseNorm LogSigmoid LogSoftmax MSELoss MarginRankingLoss
+MaxUnpool1d MaxUnpool2d MaxUnpool3d Mish MultiLabelMarginLoss MultiLabelSoftMarginLoss
+MultiMarginLoss NLLLoss NLLLoss2d PReLU PairwiseDistance PixelShuffle PixelUnshuffle
+PoissonNLLLoss RMSNorm RNNCell RReLU ReLU ReLU6 ReflectionPad1d ReflectionPad2d
+ReflectionPad3d ReplicationPad1d ReplicationPad2d ReplicationPad3d SELU SiLU Sigmoid
+SmoothL1Loss SoftMarginLoss Softmax Softmax2d Softmin Softplus Softshrink Softsign
+SyncBatchNorm Tanh Tanhshrink Threshold TransformerDecoderLayer TransformerEncoderLayer
+TripletMarginLoss TripletMarginWithDistanceLoss Unflatten Unfold Upsample
+UpsamplingBilinear2d UpsamplingNearest2d ZeroPad1d ZeroPad2d ZeroPad3d
+""".split())
+
+# torch.nn module classes whose forward is annotated to return a fixed tuple of tensors.
+NN_TUPLE_MODULES = {
+    'LSTMCell': ('Tensor', 'Tensor'),
+}
+
 # Operators documented as another's alias ("Alias for :func:`torch.sub`"): {alias: operator}.
 ALIASES = {
     'absolute': 'abs',

@@ -43,11 +43,12 @@ class Value:
     tensors); ``mapped``: for a mapping, what its values are (``state_dict()``).
     ``mutable``: a list (``elems``/``item`` hold only while no code the analysis does not
     follow can store into it: :func:`.locallists.list_reads_safe`).
+    ``nnmod``: an instance of a torch.nn module class (its tag, :mod:`.nnmodules`).
     """
 
     __slots__ = ("kind", "qualname", "local_def", "sizes", "strides", "permuted_by", "mono", "elems",
                  "is_class", "mixed", "some", "item", "mapped", "open_layout", "caveat", "assumes", "array",
-                 "mutable", "serial")
+                 "mutable", "nnmod", "serial")
 
     def __init__(
         self,
@@ -70,6 +71,7 @@ class Value:
         assumes: FrozenSet[Sym] = frozenset(),
         array=None,
         mutable: bool = False,
+        nnmod: Optional[str] = None,
     ) -> None:
         self.kind = kind
         self.qualname = qualname
@@ -89,6 +91,7 @@ class Value:
         self.assumes = assumes if sizes is not None or self.open_layout is not None else frozenset()
         self.array = array if kind == NOT else None
         self.mutable = mutable
+        self.nnmod = nnmod
         self.serial = next(_serial)
 
     def with_(self, **changes) -> "Value":
@@ -173,4 +176,5 @@ def join(a: Optional[Value], b: Optional[Value]) -> Value:
         assumes=a.assumes | b.assumes,
         array=a.array.join(b.array) if a.array is not None and b.array is not None else None,
         mutable=a.mutable or b.mutable,
+        nnmod=a.nnmod if a.nnmod == b.nnmod else None,
     )

@@ -43,7 +43,8 @@ class ViewAfterPermute(Rule):
     )
     triggers = (("view(", "permute"), ("view(", "transpose"), ("view(", "swap"),
                 ("view(", "movedim"), ("view(", "moveaxis"), ("view(", ".t("), ("view(", ".T"),
-                ("view(", ".mT"), ("view(", ".mH"), ("view(", ".H"), ("view(", "expand"))
+                ("view(", ".mT"), ("view(", ".mH"), ("view(", ".H"), ("view(", "expand"),
+                ("view(", "batch_first"))
 
     VALID = (
         "import torch\nx = torch.randn(2, 3, 4)\ny = x.transpose(1, 2).contiguous().view(2, 12)\n",

@@ -1,0 +1,154 @@
+"""Instances of torch.nn module classes, and what calling one returns.
+
+``m = nn.Linear(3, 4)`` (any spelling the imports resolve to ``torch.nn.<Class>``) binds an
+instance, held as :attr:`~.values.Value.nnmod` (a tag: the class's name, for RNNs with their
+``batch_first``); ``self.fc`` is one where every store of the attribute is a constructor of
+the same class (:mod:`.summaries`).  Calling it returns:
+
+* one tensor, for the classes whose ``forward`` is annotated ``-> Tensor``
+  (``torchfacts.NN_TENSOR_MODULES``, read from torch; ``Identity`` and the transformer
+  stacks, which return what their input or submodules are, left out); a fixed tuple of
+  tensors for ``NN_TUPLE_MODULES`` (``LSTMCell``);
+* for ``RNN``/``GRU``/``LSTM``: ``(output, h_n)`` / ``(output, (h_n, c_n))``.  ``output``
+  is a tensor only when the input is one (a ``PackedSequence`` gives one back).  Its
+  layout, measured on CPU torch 2.13 (ATen transposes a batch_first input in and the
+  output back, on every backend): with ``batch_first=True`` a 3-d output ``(B, T, D)`` is
+  the ``transpose(0, 1)`` of a contiguous ``(T, B, D)``, strides ``(D, B*D, 1)``; without
+  it, or for a 2-d (unbatched) input, it is contiguous.  ``h_n`` and ``c_n`` are
+  contiguous.  A ``batch_first`` that is not a literal, or that code may store
+  (``m.batch_first = ...``), leaves the output's layout unknown (never taken contiguous).
+
+Every value so proven carries :data:`NN_OUTPUT` as its caveat: a forward hook (on the
+instance or global) may replace the output, and a store the module does not show may
+replace the instance, so the reports stand and every fix resting on them is unsafe.
+A module whose text stores ``.<Class>`` (``nn.Linear = MyLinear``) or ``.forward``,
+registers a forward hook, or calls ``setattr`` on torch or ``nn`` proves nothing.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from typing import Callable, Dict, List, Optional, Sequence
+
+from . import layout as L
+from .methodlayouts import permuted_origin
+from .symbolic import Condition, Mono, Sym
+from .torchfacts import NN_TENSOR_MODULES, NN_TUPLE_MODULES
+from .torchsem import known_size
+from .values import NOT, TENSOR, UNKNOWN, UNKNOWN_VALUE, Value
+
+NN_OUTPUT = "it is a torch.nn module's output (a forward hook may replace it)"
+
+#: the recurrent classes: how many hidden-state tensors follow the output
+RNNS = {"RNN": 1, "GRU": 1, "LSTM": 2}
+_PREFIX = "torch.nn."
+_PATCH = re.compile(r"setattr\(\s*(?:torch|nn)\b")
+_TEXT: List = [None, {}]  # (the module's source, {question: its answer}): text scans, once per module
+
+
+def tag_of(call: Optional[ast.AST], qualname: Callable[[ast.AST], Optional[str]], source: str) -> Optional[str]:
+    """The tag of the instance ``call`` constructs (``"Linear"``, ``"LSTM:1"`` for
+    ``batch_first=True``, ``:0`` without it, ``:?`` where it is not a literal), or None."""
+    if not isinstance(call, ast.Call):
+        return None
+    q = qualname(call.func)
+    if q is None or not q.startswith(_PREFIX):
+        return None
+    name = q[len(_PREFIX):]
+    if name not in NN_TENSOR_MODULES and name not in NN_TUPLE_MODULES and name not in RNNS:
+        return None
+    if _replaced(source, name):
+        return None
+    return f"{name}:{_batch_first(call, source)}" if name in RNNS else name
+
+
+def same_tag(calls: Sequence[Optional[ast.AST]], qualname, source: str) -> Optional[str]:
+    """The one class every call of ``calls`` constructs (an RNN whose stores disagree on
+    ``batch_first`` gets ``:?``), or None."""
+    tags = [tag_of(c, qualname, source) for c in calls]
+    if not tags or None in tags:
+        return None
+    names = {t.partition(":")[0] for t in tags if t is not None}
+    if len(names) != 1:
+        return None
+    return tags[0] if len(set(tags)) == 1 else f"{names.pop()}:?"
+
+
+def _scan(source: str, key: str, pattern: str) -> bool:
+    """Does ``pattern`` occur in ``source``?  Asked once per module and question."""
+    if _TEXT[0] is not source:
+        _TEXT[:] = [source, {}]
+    known: Dict[str, bool] = _TEXT[1]
+    found = known.get(key)
+    if found is None:
+        found = known[key] = re.search(pattern, source) is not None
+    return found
+
+
+def _replaced(source: str, name: str) -> bool:
+    """May the module replace ``torch.nn.<name>`` (``nn.Linear = f``, ``setattr(nn, ...)``),
+    an instance's ``forward`` (``m.forward = f``) or its output (a forward hook)?"""
+    return _scan(source, name, rf"\.{name}\s*=(?!=)") or "forward_hook" in source \
+        or _scan(source, ".forward", r"\.forward\s*=(?!=)") \
+        or ("setattr" in source and _PATCH.search(source) is not None)
+
+
+def _batch_first(call: ast.Call, source: str) -> str:
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+        return "?"
+    if "setattr" in source or _scan(source, ".batch_first", r"\.batch_first\s*=(?!=)"):
+        return "?"  # m.batch_first = ... somewhere: an instance may change
+    for k in call.keywords:
+        if k.arg == "batch_first":
+            if isinstance(k.value, ast.Constant) and k.value.value in (True, False):
+                return "1" if k.value.value is True else "0"
+            return "?"
+    return "?" if len(call.args) > 4 else "0"  # LSTM's fifth (RNN's sixth) positional is batch_first
+
+
+def output(ev, node: ast.Call, tag: str, args: List[Value]) -> Value:
+    """What calling an instance tagged ``tag`` returns (``args``: its positional arguments'
+    values)."""
+    name, _, flag = tag.partition(":")
+    if name in NN_TUPLE_MODULES:
+        return Value(NOT, elems=tuple(Value(TENSOR, caveat=NN_OUTPUT) for _ in NN_TUPLE_MODULES[name]))
+    if name not in RNNS:
+        return Value(TENSOR, caveat=NN_OUTPUT, permuted_by=permuted_origin(args))
+    hidden = Value(TENSOR, caveat=NN_OUTPUT)
+    state = Value(NOT, elems=(hidden, hidden)) if RNNS[name] == 2 else hidden
+    plain = node.args and not isinstance(node.args[0], ast.Starred) and args and args[0].kind == TENSOR
+    out = _rnn_output(ev, node, name, flag, args[0]) if plain else UNKNOWN_VALUE
+    return Value(NOT, elems=(out, state))
+
+
+def _rnn_output(ev, node: ast.Call, name: str, flag: str, x: Value) -> Value:
+    """The output of an RNN run on the tensor ``x`` (``node.args[0]``)."""
+    if flag == "?":
+        return Value(TENSOR, caveat=NN_OUTPUT, permuted_by=f"an {name} whose batch_first is not known")
+    text = ev.idx.text(node)
+    feat = Mono.sym(Sym(f"{text}[0].size(-1)", ("rnn", id(node))))
+    rank = len(x.sizes) if x.sizes is not None else None
+    if rank == 2 or flag == "0" and rank == 3:  # unbatched, or (T, B, D): contiguous
+        sizes = tuple(x.sizes[:-1]) + (feat,)  # type: ignore[index]
+        return Value(TENSOR, caveat=NN_OUTPUT, sizes=sizes, strides=L.contiguous_strides(sizes))
+    if flag == "0" or rank is not None and rank != 3:
+        return Value(TENSOR, caveat=NN_OUTPUT)  # contiguous, sizes not known (or it raises)
+    label = f"an {name} with batch_first=True"
+    assumes: frozenset = frozenset()
+    if rank == 3:
+        b, t = x.sizes[0], x.sizes[1]  # type: ignore[index]
+    else:  # taken as batched (3-d): unless the input is 2-d, when the output is contiguous
+        arg = node.args[0]
+        xt = ev.idx.text(arg)
+        dims = [known_size(x, i) or ev.asked_dim(f"{xt}.size({i})", x, i, arg) for i in (0, 1)]
+        b, t = dims
+        assumes = frozenset({Condition(f"{xt}.dim() == 2")})
+    sizes = (b, t, feat)
+    return Value(TENSOR, caveat=NN_OUTPUT, sizes=sizes, strides=(feat, b * feat, Mono.const(1)),
+                 permuted_by=label, assumes=assumes)
+
+
+def instance(ev, node: ast.Call, q: str) -> Optional[Value]:
+    """``nn.<Class>(...)`` (``q``: its qualified name): an instance, or None."""
+    tag = tag_of(node, lambda f: q if f is node.func else None, ev.source)
+    return None if tag is None else Value(UNKNOWN, nnmod=tag)
