@@ -106,6 +106,15 @@ def test_samples_return_one_tensor(name):
     assert type(make()(*inputs())) is torch.Tensor
 
 
+@pytest.mark.parametrize("method", sorted(nnmodules.RETURNS_SELF))
+def test_methods_that_return_the_module_itself(method):
+    m = nn.LSTM(4, 2, batch_first=True)
+    args = {"to": ("cpu",), "type": (torch.float32,), "apply": (lambda mod: None,)}.get(method, ())
+    kwargs = {"device": "cpu"} if method == "to_empty" else {}
+    assert getattr(m, method)(*args, **kwargs) is m
+    assert m.batch_first
+
+
 def test_lstm_cell_returns_a_pair_of_tensors():
     h, c = nn.LSTMCell(8, 4)(torch.randn(2, 8))
     assert facts.NN_TUPLE_MODULES["LSTMCell"] == ("Tensor", "Tensor")
@@ -181,6 +190,19 @@ COPIES = {
         def use():
             fc = Linear(4, 2)
             return torch.tensor(fc(torch.randn(3, 4)))
+        """,
+    "a module moved and switched to eval": """
+        class M(nn.Module):
+            def __init__(self, dev="cpu"):
+                super().__init__()
+                self.fc = nn.Linear(4, 2).to(dev)
+
+            def forward(self, x):
+                act = nn.GELU().eval()
+                return torch.tensor(act(self.fc(x)))
+
+        def use():
+            return M()(torch.randn(3, 4))
         """,
     "bound on every path": """
         def use(k=1):

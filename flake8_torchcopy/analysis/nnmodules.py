@@ -1,7 +1,8 @@
 """Instances of torch.nn module classes, and what calling one returns.
 
-``m = nn.Linear(3, 4)`` (any spelling the imports resolve to ``torch.nn.<Class>``) binds an
-instance, held as :attr:`~.values.Value.nnmod` (a tag: the class's name, for RNNs with their
+``m = nn.Linear(3, 4)`` (any spelling the imports resolve to ``torch.nn.<Class>``; also moved
+or switched: ``.to(device)``, ``.eval()``, which return the module) binds an instance, held
+as :attr:`~.values.Value.nnmod` (a tag: the class's name, for RNNs with their
 ``batch_first``); ``self.fc`` is one where every store of the attribute is a constructor of
 the same class (:mod:`.summaries`).  Calling it returns:
 
@@ -39,6 +40,10 @@ from .values import NOT, TENSOR, UNKNOWN, UNKNOWN_VALUE, Value
 
 NN_OUTPUT = "it is a torch.nn module's output (a forward hook may replace it)"
 
+#: nn.Module methods that return the module itself (``nn.Linear(3, 4).to(device).eval()``)
+RETURNS_SELF = frozenset("to cpu cuda float double half bfloat16 train eval requires_grad_ type "
+                         "share_memory apply to_empty".split())
+
 #: the recurrent classes: how many hidden-state tensors follow the output
 RNNS = {"RNN": 1, "GRU": 1, "LSTM": 2}
 _PREFIX = "torch.nn."
@@ -49,6 +54,9 @@ _TEXT: List = [None, {}]  # (the module's source, {question: its answer}): text 
 def tag_of(call: Optional[ast.AST], qualname: Callable[[ast.AST], Optional[str]], source: str) -> Optional[str]:
     """The tag of the instance ``call`` constructs (``"Linear"``, ``"LSTM:1"`` for
     ``batch_first=True``, ``:0`` without it, ``:?`` where it is not a literal), or None."""
+    while isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) \
+            and call.func.attr in RETURNS_SELF and isinstance(call.func.value, ast.Call):
+        call = call.func.value  # nn.Linear(3, 4).to(device): the instance itself
     if not isinstance(call, ast.Call):
         return None
     q = qualname(call.func)
