@@ -47,7 +47,6 @@ RETURNS_SELF = frozenset("to cpu cuda float double half bfloat16 train eval requ
 #: the recurrent classes: how many hidden-state tensors follow the output
 RNNS = {"RNN": 1, "GRU": 1, "LSTM": 2}
 _PREFIX = "torch.nn."
-_PATCH = re.compile(r"setattr\(\s*(?:torch|nn)\b")
 _TEXT: List = [None, {}]  # (the module's source, {question: its answer}): text scans, once per module
 
 
@@ -96,9 +95,8 @@ def _scan(source: str, key: str, pattern: str) -> bool:
 def _replaced(source: str, name: str) -> bool:
     """May the module replace ``torch.nn.<name>`` (``nn.Linear = f``, ``setattr(nn, ...)``),
     an instance's ``forward`` (``m.forward = f``) or its output (a forward hook)?"""
-    return _scan(source, name, rf"\.{name}\s*=(?!=)") or "forward_hook" in source \
-        or _scan(source, ".forward", r"\.forward\s*=(?!=)") \
-        or ("setattr" in source and _PATCH.search(source) is not None)
+    return _scan(source, name, rf"\.{name}\s*=(?!=)") \
+        or _scan(source, "", r"forward_hook|\.forward\s*=(?!=)|setattr\(\s*(?:torch|nn)\b")
 
 
 def _batch_first(call: ast.Call, source: str) -> str:
@@ -112,6 +110,33 @@ def _batch_first(call: ast.Call, source: str) -> str:
                 return "1" if k.value.value is True else "0"
             return "?"
     return "?" if len(call.args) > 4 else "0"  # LSTM's fifth (RNN's sixth) positional is batch_first
+
+
+#: calls one of which a function's text (and its class's) must hold for ``self.<attr>`` to be
+#: looked up as an instance (deciding the attribute summary costs a scan of the module): those
+#: whose reports an instance's output can make (``torch.tensor(``, ``x.new_tensor(``,
+#: ``deepcopy(``, ``torch.Tensor(``, ``.tolist()``, ``.numpy()``); for an RNN also ``view(``
+CONSUMERS = re.compile(r"(?<![\w])(?:tensor|Tensor|deepcopy)\(|\.(?:tensor|new_tensor|Tensor|tolist|numpy)\(")
+
+
+def consumes(text: str, rnn: bool = False) -> bool:
+    """Does ``text`` hold a call an instance's output could give a report at (``rnn``: the
+    instance is an RNN's, whose output's layout a view may need)?"""
+    return CONSUMERS.search(text) is not None or rnn and "view(" in text
+
+
+def consumed_in(ev, tag: str) -> bool:
+    """Does the text of the function being walked hold a call :func:`consumes` names, for
+    an instance tagged ``tag``?"""
+    func = getattr(ev, "closure_func", None)
+    if func is None:
+        return False
+    rnn = tag.partition(":")[0] in RNNS
+    known: Dict[tuple, bool] = ev.__dict__.setdefault("_nn_consumers", {})
+    found = known.get((id(func), rnn))
+    if found is None:
+        found = known[(id(func), rnn)] = consumes(ev.idx.line_text(func), rnn)
+    return found
 
 
 def output(ev, node: ast.Call, tag: str, args: List[Value]) -> Value:

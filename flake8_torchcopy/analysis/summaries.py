@@ -212,7 +212,7 @@ class _Attributes(Mapping):
                  tags: Optional[Dict[str, str]] = None) -> None:
         self._candidates = frozenset(candidates)
         self._nullable = nullable
-        self._tags = tags or {}
+        self.tags = tags or {}
         self._pending: Optional[tuple] = (cls, candidates, _weak(qualname), tree, assigned, registered, inherit)
         self._out: Dict[str, bool] = {}
 
@@ -231,8 +231,8 @@ class _Attributes(Mapping):
         if key not in self._candidates:
             return default
         found = self._decided().get(key, default)
-        if found is True and key in self._tags:
-            return "nn:" + self._tags[key]
+        if found is True and key in self.tags:
+            return "nn:" + self.tags[key]
         return MAYBE_NONE if found is True and key in self._nullable else found
 
     def __getitem__(self, key):
@@ -270,9 +270,13 @@ def attribute_value(ev, attr: str) -> Optional[Value]:
         else:
             if ev.attr_stores is None:
                 ev.attr_stores = store_counts(ev.source)
-            attrs = tensor_attributes(cls, ev.attr_stores, ev.static_qualname,
-                                      registers="register_" in ev.idx.text(cls))
+            text = ev.idx.text(cls)
+            attrs = tensor_attributes(cls, ev.attr_stores, ev.static_qualname, registers="register_" in text,
+                                      instances=nnmodules.consumes(text, "batch_first" in text))
         ev.class_attrs[id(cls)] = attrs
+    tag = getattr(attrs, "tags", {}).get(attr)
+    if tag is not None and not nnmodules.consumed_in(ev, tag):
+        return None  # an instance whose output no report of this function could use
     known = attrs.get(attr, False)
     if known is True:
         return Value(TENSOR)
@@ -282,13 +286,15 @@ def attribute_value(ev, attr: str) -> Optional[Value]:
 
 
 def tensor_attributes(cls: ast.ClassDef, stores_in_module: Counter, qualname: Qualname,
-                      registers: bool = True, tree: Optional[ast.AST] = None) -> Mapping:
+                      registers: bool = True, tree: Optional[ast.AST] = None, instances: bool = False) -> Mapping:
     """``{attr: True}`` for the attributes of ``cls`` proven to hold a tensor (decided when
     a candidate is first looked up); ``stores_in_module``: :func:`store_counts` of the
     module's source (a quick test); ``registers``: the class's text holds ``register_``
     (else only assignment statements are looked at, not every expression node: the same
     answer, cheaper); ``tree``: the module (else the walker that owns ``qualname`` gives
-    it)."""
+    it); ``instances``: also the attributes every store of which constructs one torch.nn
+    module class (:mod:`.nnmodules`; asked where the class's text holds a word of its
+    ``CONSUMERS``)."""
     values, assigned, registered = _class_stores(cls, registers)
 
     def made(v: Optional[ast.AST]) -> bool:
@@ -300,7 +306,7 @@ def tensor_attributes(cls: ast.ClassDef, stores_in_module: Counter, qualname: Qu
     nullable = frozenset(attr for attr in candidates if any(_is_none(v) for v in values[attr]))
     tags: Dict[str, str] = {}  # attributes every store of which constructs one torch.nn module class
     source = _source_of(qualname) or ""
-    if "nn" in source:
+    if instances and "nn" in source:
         for attr, vals in values.items():
             if not _dunder(attr) and stores_in_module[attr] == assigned[attr] and attr not in candidates:
                 tag = nnmodules.same_tag(vals, qualname, source)
