@@ -273,6 +273,56 @@ VIEWS = {
 }
 
 LOOKALIKES = {  # quiet; run: no copy warning, the view works
+    # found by a hostile review (2026-11-24): each was reported
+    "a forward pre-hook feeding the RNN an unbatched input": """
+        def use():
+            rnn = nn.LSTM(8, 16, batch_first=True)
+            rnn.register_forward_pre_hook(lambda m, a: (a[0][0],))
+            out, _ = rnn(torch.randn(2, 5, 8))
+            return out.view(out.size(0), -1)
+        """,
+    "a GRU one wide": """
+        def use():
+            rnn = nn.GRU(8, 1, batch_first=True)
+            out, _ = rnn(torch.randn(2, 5, 8))
+            return out.view(out.size(0), -1)
+        """,
+    "an LSTM projected to one": """
+        def use():
+            rnn = nn.LSTM(8, 16, batch_first=True, proj_size=1)
+            out, _ = rnn(torch.randn(2, 5, 8))
+            return out.view(out.size(0), -1)
+        """,
+    "an RNN initialised again without batch_first": """
+        def use():
+            rnn = nn.LSTM(8, 16, batch_first=True)
+            rnn.__init__(8, 16)
+            out, _ = rnn(torch.randn(2, 5, 8))
+            return out.view(out.size(0), -1)
+        """,
+    "batch_first changed through __dict__": """
+        def use():
+            rnn = nn.LSTM(8, 16, batch_first=True)
+            rnn.__dict__.update(batch_first=False)
+            out, _ = rnn(torch.randn(2, 5, 8))
+            return out.view(out.size(0), -1)
+        """,
+    "batch_first changed through __setstate__": """
+        def use():
+            rnn = nn.LSTM(8, 16, batch_first=True)
+            rnn.__setstate__(dict(rnn.__dict__, batch_first=False))
+            out, _ = rnn(torch.randn(2, 5, 8))
+            return out.view(out.size(0), -1)
+        """,
+    "nn.Linear replaced through nn.__dict__": """
+        class ListLinear(nn.Linear):
+            def forward(self, x):
+                return super().forward(x).tolist()
+        nn.__dict__["Linear"] = ListLinear
+        def use():
+            fc = nn.Linear(4, 2)
+            return torch.tensor(fc(torch.randn(3, 4)))
+        """,
     "a class of the module named Linear": """
         class Linear:
             def __init__(self, *a):
@@ -424,3 +474,39 @@ def test_lookalikes_are_quiet(name):
 def test_the_caveat_is_said():
     assert "forward hook" in nnmodules.NN_OUTPUT
     assert inspect.getdoc(nnmodules).startswith("Instances of torch.nn module classes")
+
+
+def test_a_patched_call_leaves_the_output_unknown():
+    """``nn.LSTM.__call__`` replaced in the module: what a call returns is the patch's."""
+    src = source("""
+        class Frames:
+            def view(self, *a):
+                return "view"
+            def reshape(self, *a):
+                return "reshape"
+        nn.LSTM.__call__ = lambda self, x: (Frames(), None)
+        def use():
+            rnn = nn.LSTM(8, 16, batch_first=True)
+            out, _ = rnn(torch.randn(2, 5, 8))
+            return out.view(2, -1)
+        """)
+    assert lint_source(src) == []
+    call = nn.LSTM.__call__
+    try:
+        ns: dict = {}
+        exec(compile(src, "case", "exec"), ns)
+        assert ns["use"]() == "view"
+    finally:
+        nn.LSTM.__call__ = call
+
+
+@pytest.mark.parametrize("cls, article", [("GRU", "a"), ("LSTM", "an"), ("RNN", "an")])
+def test_the_message_names_the_class_with_its_article(cls, article):
+    src = source(f"""
+        def use():
+            rnn = nn.{cls}(8, 16, batch_first=True)
+            out, _ = rnn(torch.randn(2, 5, 8))
+            return out.view(out.size(0), -1)
+        """)
+    found = [f.message for f in lint_source(src) if f.code == "TRC201"]
+    assert len(found) == 1 and f"after {article} {cls} with batch_first=True" in found[0]

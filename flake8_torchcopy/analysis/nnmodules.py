@@ -51,8 +51,10 @@ _TEXT: List = [None, {}]  # (the module's source, {question: its answer}): text 
 
 
 def tag_of(call: Optional[ast.AST], qualname: Callable[[ast.AST], Optional[str]], source: str) -> Optional[str]:
-    """The tag of the instance ``call`` constructs (``"Linear"``, ``"LSTM:1"`` for
-    ``batch_first=True``, ``:0`` without it, ``:?`` where it is not a literal), or None."""
+    """The tag of the instance ``call`` constructs (``"Linear"``; ``"LSTM:1:16"`` for
+    ``batch_first=True`` and an output 16 wide, ``:0`` without it, ``:?`` where it is not a
+    literal, the width left empty where the constructor does not write it with literals),
+    or None."""
     while isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) \
             and call.func.attr in RETURNS_SELF and isinstance(call.func.value, ast.Call):
         call = call.func.value  # nn.Linear(3, 4).to(device): the instance itself
@@ -66,7 +68,23 @@ def tag_of(call: Optional[ast.AST], qualname: Callable[[ast.AST], Optional[str]]
         return None
     if _replaced(source, name):
         return None
-    return f"{name}:{_batch_first(call, source)}" if name in RNNS else name
+    return f"{name}:{_batch_first(call, source)}:{_width(call)}" if name in RNNS else name
+
+
+def _width(call: ast.Call) -> str:
+    """The size of an RNN output's last dim where the constructor writes it with literals
+    (``hidden_size``, ``proj_size``, ``bidirectional``; only the first two arguments
+    positional), else ``""``."""
+    kw = {k.arg: k.value for k in call.keywords}
+    if len(call.args) > 2 or len(call.args) == 2 and "hidden_size" in kw:
+        return ""
+    hidden = call.args[1] if len(call.args) == 2 else kw.get("hidden_size")
+    proj = kw.get("proj_size", ast.Constant(0))
+    both = kw.get("bidirectional", ast.Constant(False))
+    if not (isinstance(hidden, ast.Constant) and type(hidden.value) is int and isinstance(proj, ast.Constant)
+            and type(proj.value) is int and isinstance(both, ast.Constant) and type(both.value) is bool):
+        return ""
+    return str((proj.value or hidden.value) * (2 if both.value else 1))
 
 
 def same_tag(calls: Sequence[Optional[ast.AST]], qualname, source: str) -> Optional[str]:
@@ -93,17 +111,20 @@ def _scan(source: str, key: str, pattern: str) -> bool:
 
 
 def _replaced(source: str, name: str) -> bool:
-    """May the module replace ``torch.nn.<name>`` (``nn.Linear = f``, ``setattr(nn, ...)``),
-    an instance's ``forward`` (``m.forward = f``) or its output (a forward hook)?"""
+    """May the module replace ``torch.nn.<name>`` (``nn.Linear = f``, ``setattr(nn, ...)``,
+    ``nn.__dict__[...]``), an instance's ``forward`` or ``__call__`` (``m.forward = f``), its
+    input or output (a forward hook or pre-hook)?"""
     return _scan(source, name, rf"\.{name}\s*=(?!=)") \
-        or _scan(source, "", r"forward_hook|\.forward\s*=(?!=)|setattr\(\s*(?:torch|nn)\b")
+        or _scan(source, "", r"forward_hook|forward_pre_hook|_call_impl|__dict__|vars\("
+                 r"|\.(?:forward|__call__)\s*=(?!=)|setattr\(\s*(?:torch|nn)\b")
 
 
 def _batch_first(call: ast.Call, source: str) -> str:
     if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
         return "?"
-    if "setattr" in source or _scan(source, ".batch_first", r"\.batch_first\s*=(?!=)"):
-        return "?"  # m.batch_first = ... somewhere: an instance may change
+    if "setattr" in source or "__setstate__" in source or _scan(source, ".batch_first", r"\.batch_first\s*=(?!=)") \
+            or _scan(source, ".__init__", r"\w\.__init__\("):
+        return "?"  # m.batch_first = ..., m.__init__(...) somewhere: an instance may change
     for k in call.keywords:
         if k.arg == "batch_first":
             if isinstance(k.value, ast.Constant) and k.value.value in (True, False):
@@ -142,7 +163,7 @@ def consumed_in(ev, tag: str) -> bool:
 def output(ev, node: ast.Call, tag: str, args: List[Value]) -> Value:
     """What calling an instance tagged ``tag`` returns (``args``: its positional arguments'
     values)."""
-    name, _, flag = tag.partition(":")
+    name, flag, width = (tag.split(":") + ["", ""])[:3]
     if name in NN_TUPLE_MODULES:
         return Value(NOT, elems=tuple(Value(TENSOR, caveat=NN_OUTPUT) for _ in NN_TUPLE_MODULES[name]))
     if name not in RNNS:
@@ -150,23 +171,25 @@ def output(ev, node: ast.Call, tag: str, args: List[Value]) -> Value:
     hidden = Value(TENSOR, caveat=NN_OUTPUT)
     state = Value(NOT, elems=(hidden, hidden)) if RNNS[name] == 2 else hidden
     plain = node.args and not isinstance(node.args[0], ast.Starred) and args and args[0].kind == TENSOR
-    out = _rnn_output(ev, node, name, flag, args[0]) if plain else UNKNOWN_VALUE
+    out = _rnn_output(ev, node, name, flag, width, args[0]) if plain else UNKNOWN_VALUE
     return Value(NOT, elems=(out, state))
 
 
-def _rnn_output(ev, node: ast.Call, name: str, flag: str, x: Value) -> Value:
-    """The output of an RNN run on the tensor ``x`` (``node.args[0]``)."""
+def _rnn_output(ev, node: ast.Call, name: str, flag: str, width: str, x: Value) -> Value:
+    """The output of an RNN run on the tensor ``x`` (``node.args[0]``); ``width``: the size
+    of its last dim where the constructor writes it with literals."""
+    article = "an" if name[0] in "AEFHILMNORSX" else "a"  # an RNN, an LSTM, a GRU (said by letter)
     if flag == "?":
-        return Value(TENSOR, caveat=NN_OUTPUT, permuted_by=f"an {name} whose batch_first is not known")
+        return Value(TENSOR, caveat=NN_OUTPUT, permuted_by=f"{article} {name} whose batch_first is not known")
     text = ev.idx.text(node)
-    feat = Mono.sym(Sym(f"{text}[0].size(-1)", ("rnn", id(node))))
+    feat = Mono.const(int(width)) if width else Mono.sym(Sym(f"{text}[0].size(-1)", ("rnn", id(node))))
     rank = len(x.sizes) if x.sizes is not None else None
     if rank == 2 or flag == "0" and rank == 3:  # unbatched, or (T, B, D): contiguous
         sizes = tuple(x.sizes[:-1]) + (feat,)  # type: ignore[index]
         return Value(TENSOR, caveat=NN_OUTPUT, sizes=sizes, strides=L.contiguous_strides(sizes))
     if flag == "0" or rank is not None and rank != 3:
         return Value(TENSOR, caveat=NN_OUTPUT)  # contiguous, sizes not known (or it raises)
-    label = f"an {name} with batch_first=True"
+    label = f"{article} {name} with batch_first=True"
     assumes: frozenset = frozenset()
     if rank == 3:
         b, t = x.sizes[0], x.sizes[1]  # type: ignore[index]
