@@ -35,9 +35,9 @@ import ast
 import re
 from typing import Dict, List, Optional, Tuple
 
-from .modulefacts import ModuleFacts, _dunder, _lines_of, module_facts
+from .modulefacts import _dunder, _lines_of, module_facts
 from .scopes import _FUNCS, _scoped_nodes
-from .summaries import _MODULE_BASES, DATA_BASES, _attr_dynamic_text
+from .summaries import _attr_dynamic_text, _class_shape
 from .torchapi import MODULE_ATTRIBUTES
 from .values import NOT, TENSOR, UNKNOWN_VALUE, Value, join
 
@@ -73,7 +73,7 @@ def _decide(ev, tree: ast.Module, cls: ast.ClassDef, attr: str) -> Optional[Valu
             or _reads_by_computed_name(source):
         return None
     facts = module_facts(tree, source)
-    module = _class_shape(cls, facts, ev.static_qualname)
+    module = _class_shape(cls, facts, ev.static_qualname, _METACLASSES)
     if module is None or facts.attr_dynamic or attr in facts.class_members \
             or module and attr in MODULE_ATTRIBUTES:
         return None
@@ -116,36 +116,6 @@ def _reads_by_computed_name(source: str) -> bool:
             return True
         pos = source.find("getattr(", pos + 1)
     return False
-
-
-def _class_shape(cls: ast.ClassDef, facts: ModuleFacts, qualname) -> Optional[bool]:
-    """None when the class may hold attributes the module does not show (a decorator, a
-    keyword other than ``metaclass=abc.ABCMeta``, a base from elsewhere that is not
-    ``nn.Module`` or ``Dataset``, a base bound twice); else whether it is an ``nn.Module``."""
-    module = False
-    seen: set = set()
-    todo = [cls]
-    while todo:
-        c = todo.pop()
-        if id(c) in seen:
-            continue
-        seen.add(id(c))
-        if c.decorator_list or any(k.arg != "metaclass" or qualname(k.value) not in _METACLASSES
-                                   for k in c.keywords):
-            return None
-        for b in c.bases:
-            if isinstance(b, ast.Name) and b.id in facts.classes:
-                found = facts.classes[b.id]
-                if len(found) != 1:
-                    return None
-                todo.append(found[0])
-            elif isinstance(b, ast.Name) and b.id == "object":
-                continue
-            elif qualname(b) in _MODULE_BASES:
-                module = True
-            elif qualname(b) not in DATA_BASES:
-                return None
-    return module
 
 
 Items = List[Tuple[ast.AST, ast.AST]]  # (a value put in the list, the method it is in)

@@ -37,7 +37,7 @@ import re
 import weakref
 from collections import Counter
 from collections.abc import Mapping
-from typing import Callable, Dict, List, Optional, Set
+from typing import Callable, Dict, FrozenSet, List, Optional, Set
 
 from . import inherited, nnmodules
 from .modulefacts import _REGISTER, ModuleFacts, Qualname, _dunder, _source_of, _statements, _tree_of, module_facts
@@ -171,10 +171,12 @@ def _own_bases(cls: ast.ClassDef, qualname: Qualname) -> Optional[bool]:
     return module
 
 
-def _class_shape(cls: ast.ClassDef, facts: ModuleFacts, qualname: Qualname) -> Optional[bool]:
+def _class_shape(cls: ast.ClassDef, facts: ModuleFacts, qualname: Qualname,
+                 metaclasses: FrozenSet[str] = frozenset()) -> Optional[bool]:
     """None when the class may hold attributes the module does not show (a decorator, a
-    keyword, a base from elsewhere that is not ``nn.Module``, a base bound twice, its own
-    or an ancestor's); else whether it derives from ``nn.Module``."""
+    keyword but ``metaclass=`` one of ``metaclasses``, a base from elsewhere that is not
+    ``nn.Module``, a base bound twice, its own or an ancestor's); else whether it derives
+    from ``nn.Module``."""
     module = False
     seen: Set[int] = set()
     todo = [cls]
@@ -183,7 +185,8 @@ def _class_shape(cls: ast.ClassDef, facts: ModuleFacts, qualname: Qualname) -> O
         if id(c) in seen:
             continue
         seen.add(id(c))
-        if c.decorator_list or c.keywords:
+        if c.decorator_list or any(k.arg != "metaclass" or qualname(k.value) not in metaclasses
+                                   for k in c.keywords):
             return None
         for b in c.bases:
             if isinstance(b, ast.Name) and b.id in facts.classes:
