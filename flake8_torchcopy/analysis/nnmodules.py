@@ -17,13 +17,18 @@ the same class (:mod:`.summaries`).  Calling it returns:
   the ``transpose(0, 1)`` of a contiguous ``(T, B, D)``, strides ``(D, B*D, 1)``; without
   it, or for a 2-d (unbatched) input, it is contiguous.  ``h_n`` and ``c_n`` are
   contiguous.  A ``batch_first`` that is not a literal, or that code may store
-  (``m.batch_first = ...``), leaves the output's layout unknown (never taken contiguous).
+  (``m.batch_first = ...``, ``m.__init__(...)``, ``__setstate__``), leaves the output's
+  layout unknown (never taken contiguous).  Its last dim is the constructor's literal
+  ``hidden_size`` (``proj_size`` where given, twice either when bidirectional), else a size
+  of its own.
 
 Every value so proven carries :data:`NN_OUTPUT` as its caveat: a forward hook (on the
 instance or global) may replace the output, and a store the module does not show may
-replace the instance, so the reports stand and every fix resting on them is unsafe.
-A module whose text stores ``.<Class>`` (``nn.Linear = MyLinear``) or ``.forward``,
-registers a forward hook, or calls ``setattr`` on torch or ``nn`` proves nothing.
+replace the instance, so the reports stand and every copy fix (TRC101–TRC112) resting on
+them is unsafe; TRC201's ``.reshape`` is what ``.view`` gives wherever that works, whatever
+proved the layout.  A module whose text stores ``.<Class>`` (``nn.Linear = MyLinear``),
+``.forward`` or ``.__call__``, registers a forward hook or pre-hook, names ``__dict__``,
+``vars(`` or ``_call_impl``, or calls ``setattr`` on torch or ``nn`` proves nothing.
 """
 from __future__ import annotations
 
