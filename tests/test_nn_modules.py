@@ -174,6 +174,15 @@ def source(body: str) -> str:
 
 
 COPIES = {
+    "a loss instance every call passes to a helper": """
+        def _step(criterion, out, y):
+            loss = criterion(out, y)
+            return torch.tensor(loss)
+        def use():
+            a, b = torch.randn(3), torch.randn(3)
+            _step(nn.MSELoss(reduction="sum"), a, b)
+            return _step(nn.MSELoss(), a, b)
+        """,
     "a local loss instance": """
         def use():
             loss = nn.KLDivLoss(reduction="batchmean")
@@ -273,6 +282,14 @@ VIEWS = {
 }
 
 LOOKALIKES = {  # quiet; run: no copy warning, the view works
+    "a helper passed a loss instance by one call, a function by another": """
+        def _step(criterion, out, y):
+            return torch.tensor(criterion(out, y))
+        def other(a, b):
+            return _step(nn.MSELoss(), a, b)
+        def use():
+            return _step(lambda o, t: 0.5, torch.randn(3), torch.randn(3))
+        """,
     # found by a hostile review (2026-11-24): each was reported
     "a forward pre-hook feeding the RNN an unbatched input": """
         def use():

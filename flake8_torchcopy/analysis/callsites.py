@@ -158,7 +158,9 @@ def parameter_seeds(sites: CallSites, passed: Dict[int, Dict[str, Value]]) -> Di
     project's other modules pass a module-level function (:attr:`ClosedFunction.external`)
     is asked for only where the calls here make some parameter known (a join with an
     unknown stays unknown) or there are none here, and joined in (a tensor then carries
-    :data:`~.values.OTHER_MODULE`); unknown there, the function gets no seeds."""
+    :data:`~.values.OTHER_MODULE`); unknown there, the function gets no seeds.  An instance of
+    a torch.nn module class (:mod:`.nnmodules`) travels as its tag where every call passes one
+    of the same class (``_train(nn.MSELoss(), ...)``): its outputs carry their own caveat."""
     out: Dict[int, Dict[str, Value]] = {}
     here: Dict[int, List[Dict[str, Value]]] = {}  # id(def) -> what each call here passes
     for c in sites.functions():
@@ -197,6 +199,8 @@ def parameter_seeds(sites: CallSites, passed: Dict[int, Dict[str, Value]]) -> Di
                 params[p] = NOT_VALUE
             elif v.kind == UNKNOWN and v.mixed:
                 params[p] = Value(UNKNOWN, mixed=True)
+            elif v.kind == UNKNOWN and v.nnmod is not None:  # every call passes the same nn class
+                params[p] = Value(UNKNOWN, nnmod=v.nnmod)  # its outputs carry their own caveat
         if params:
             out[key] = params
     return out

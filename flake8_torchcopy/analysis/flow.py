@@ -170,7 +170,7 @@ def _declared(tree: ast.AST, source: str) -> Tuple[frozenset, frozenset]:
 
 
 def _seed_key(params: Optional[Dict[str, Value]]):
-    return {(p, v.kind, v.mixed, v.permuted_by, v.caveat) for p, v in (params or {}).items()}
+    return {(p, v.kind, v.mixed, v.permuted_by, v.caveat, v.nnmod) for p, v in (params or {}).items()}
 
 
 class FlowWalker(StatementWalker):
