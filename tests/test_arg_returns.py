@@ -2,17 +2,16 @@
 ``FLAG_TUPLE_*`` entry of analysis/torchfacts.py run with torch, what the analysis concludes
 for each form against what torch returns, and the issue-18 forms (torchgeo's pastis and
 zuericrop datasets) that now reach TRC108."""
-import ast
 import itertools
 import textwrap
 import warnings
 
 import pytest
+from probe import analysed, executed
 
 from flake8_torchcopy import lint_source
 from flake8_torchcopy.analysis import torchfacts as facts
 from flake8_torchcopy.analysis.values import NOT, TENSOR
-from flake8_torchcopy.rules.base import Rule
 
 torch = pytest.importorskip("torch")
 
@@ -73,22 +72,6 @@ def test_flags_add_one_tensor_each(name):
 
 
 # ----------------------------------------------------------------------- the analysis
-class Probe(Rule):
-    """Records the value the analysis gives the argument of each ``probe(...)`` call."""
-
-    code = "TRC999"
-    name = "probe"
-    summary = rationale = fix_safety = ""
-    triggers = (("probe(",),)
-
-    def __init__(self):
-        self.values = []
-
-    def check(self, node, ctx):
-        if isinstance(node.func, ast.Name) and node.func.id == "probe" and node.args:
-            self.values.append(ctx.value(node.args[0]))
-
-
 def _analysed_shape(v):
     if v.kind == TENSOR:
         return "tensor"
@@ -116,12 +99,9 @@ UNKNOWN_FORMS = {"torch.unique(x, return_counts=flag)", "torch.unique(x, True, T
 def test_the_analysis_agrees_with_torch():
     body = "".join(f"probe({f})\n" for f in FORMS)
     src = "import torch\nx = torch.tensor([[1.0, 0.0], [2.0, 2.0]])\nflag = True\nkw = {}\n" + body
-    probe = Probe()
-    lint_source(src, rules=[probe])
-    seen: list = []
-    exec(compile(src, "<case>", "exec"), {"probe": seen.append})
-    assert len(probe.values) == len(seen) == len(FORMS)
-    for form, v, got in zip(FORMS, probe.values, seen):
+    values, seen = analysed(src), executed(src)
+    assert len(values) == len(seen) == len(FORMS)
+    for form, v, got in zip(FORMS, values, seen):
         claimed = _analysed_shape(v)
         if form in UNKNOWN_FORMS:
             assert claimed is None, form

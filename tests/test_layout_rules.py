@@ -13,18 +13,17 @@ Predictions are read from the analysis itself (a probe rule records the value of
 ``probe(y)``) on generated sources, which are then run: sizes and strides the analysis claims
 must be torch's, and TRC201 must never report a view that works.
 """
-import ast
 import random
 import textwrap
 
 import pytest
+from probe import analysed, executed
 
 from flake8_torchcopy import lint_source
 from flake8_torchcopy.analysis import layout as L
 from flake8_torchcopy.analysis import viewlegality as VL
 from flake8_torchcopy.analysis.symbolic import Mono, Sym
 from flake8_torchcopy.rules import ALL_RULES
-from flake8_torchcopy.rules.base import Rule
 
 torch = pytest.importorskip("torch")
 
@@ -299,34 +298,6 @@ def test_a_zero_anywhere_makes_the_verdict_legal():
 
 
 # ----------------------------------------------------------------------- the analysis
-
-
-class Probe(Rule):
-    """Records the value the analysis gives the argument of each ``probe(...)`` call."""
-
-    code = "TRC999"
-    name = "probe"
-    summary = rationale = fix_safety = ""
-    triggers = (("probe(",),)
-
-    def __init__(self):
-        self.values = []
-
-    def check(self, node, ctx):
-        if isinstance(node.func, ast.Name) and node.func.id == "probe" and node.args:
-            self.values.append(ctx.value(node.args[0]))
-
-
-def analysed(src):
-    probe = Probe()
-    lint_source(src, rules=[probe])
-    return probe.values
-
-
-def executed(src):
-    seen = []
-    exec(compile(src, "<case>", "exec"), {"probe": seen.append})
-    return seen
 
 
 def trc201(src):

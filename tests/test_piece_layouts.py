@@ -9,7 +9,8 @@ import random
 import textwrap
 
 import pytest
-from test_layout_rules import _ints, analysed, executed, nonone, trc201
+from probe import analysed, executed
+from test_layout_rules import _ints, nonone, trc201
 
 torch = pytest.importorskip("torch")
 
