@@ -12,6 +12,7 @@ import ast
 import re
 from typing import Callable, Dict, List, Optional, Set, Tuple
 
+from ..source import word_offsets
 from .scopes import SCOPES, enclosing_scope
 from .torchapi import LEGACY_CONSTRUCTORS
 
@@ -81,7 +82,6 @@ class _ScopeIndex:
             for child in ast.iter_child_nodes(node):
                 stack.append((child, node))
 
-
     def refuses(self, name: str) -> bool:
         """Is ``name`` not followed: a parameter, declared, a nested def's name, or used in
         a nested scope?  The nested scopes are walked only where the text holds the word
@@ -90,23 +90,11 @@ class _ScopeIndex:
             return True
         if not self.nested:
             return False
-        if name.isascii() and _word_count(self.text, name) <= len(self.uses.get(name, ())):
+        if name.isascii() and sum(1 for _ in word_offsets(self.text, name)) <= len(self.uses.get(name, ())):
             return False
         if self._nested_names is None:
             self._nested_names = {n.id for s in self.nested for n in ast.walk(s) if isinstance(n, ast.Name)}
         return name in self._nested_names
-
-
-def _word_count(text: str, word: str) -> int:
-    """Occurrences of the identifier ``word`` in ``text`` as a whole word."""
-    count, n, pos = 0, len(word), text.find(word)
-    while pos >= 0:
-        before = text[pos - 1] if pos else " "
-        after = text[pos + n] if pos + n < len(text) else " "
-        if not (before.isalnum() or before == "_" or after.isalnum() or after == "_"):
-            count += 1
-        pos = text.find(word, pos + 1)
-    return count
 
 
 UseCheck = Callable[[ast.Name, ast.AST, Parents], bool]  # (occurrence, its parent, parents) -> ok
@@ -207,8 +195,6 @@ def _allowed_read(node: ast.Name, parent: ast.AST, parents, constructors) -> boo
     if isinstance(parent, (ast.If, ast.While, ast.IfExp)) and parent.test is node:
         return True
     return isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not)
-
-
 
 
 # calls that read a list passed to them and store into none (qualified names), and builtins

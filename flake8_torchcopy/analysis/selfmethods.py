@@ -25,6 +25,7 @@ import itertools
 import re
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from ..source import word_offsets
 from . import layout as L
 from .symbolic import Mono, Sym
 from .values import UNKNOWN, Value
@@ -44,14 +45,12 @@ def _class_named(tree: ast.Module, name: str) -> Optional[ast.ClassDef]:
     return found[0] if len(found) == 1 else None
 
 
+_STORE_AFTER = re.compile(r"\s*=[^=]")  # what follows a name (or attribute) that is stored
+
+
 def _stored(source: str, m: str) -> bool:
-    """Does the text store a name or an attribute ``m`` (``m = ...``, ``x.m = ...``)?  The
-    pattern is led by the literal name (fast), the word boundary checked after."""
-    for hit in re.finditer(rf"{re.escape(m)}\s*=[^=]", source):
-        start = hit.start()
-        if start == 0 or not (source[start - 1].isalnum() or source[start - 1] == "_"):
-            return True
-    return False
+    """Does the text store a name or an attribute ``m`` (``m = ...``, ``x.m = ...``)?"""
+    return any(_STORE_AFTER.match(source, i + len(m)) for i in word_offsets(source, m))
 
 
 def resolve(tree: ast.Module, source: str, cls: ast.ClassDef, m: str) -> Optional[ast.FunctionDef]:
