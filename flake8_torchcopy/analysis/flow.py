@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
+from . import modulefacts, returns
 from .callsites import BLOCK_FIELDS, MAX_ROUNDS, NO_CALLSITES, parameter_seeds
 from .closedness import closed_functions
 from .context import Context
@@ -87,7 +88,6 @@ def release() -> None:
     """Drop what the analysis keeps of the module it walked last (its tree, the facts and
     names found in it), once that module's findings are out: kept until the next module
     asks, a tree is walked by every full collection of the process meanwhile."""
-    from . import modulefacts, returns
     modulefacts.forget()
     returns.forget()
 
