@@ -30,7 +30,7 @@ from typing import Callable, Iterable, Iterator, List, Optional, Sequence, Tuple
 from .analysis.triggers import WordsIn
 from .finding import Finding
 from .rules import ALL_RULES, Rule
-from .source import deep_call, nesting_depth, parse_python, source_depth
+from .source import deep_call, nesting_depth, parse_python, recursion_limit_kept, source_depth
 
 MAX_FIX_ROUNDS = 10
 #: the deepest ``ast`` the analysis walks (Python compiles about 3000 levels)
@@ -128,7 +128,7 @@ def lint_source(
     active = [r for r in candidates if r.may_match(present)]
     if not active:
         return []
-    with fewer_collections():
+    with fewer_collections(), recursion_limit_kept():
         if tree is None:
             tree = parse_python(source, path or "<unknown>")
         try:

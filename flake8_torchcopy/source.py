@@ -20,7 +20,7 @@ from bisect import bisect_right
 from collections import OrderedDict
 from contextlib import contextmanager
 from itertools import accumulate
-from typing import Any, Callable, Iterator, List, Optional, TypeVar
+from typing import Any, Callable, ContextManager, Iterator, List, Optional, TypeVar
 
 T = TypeVar("T")
 
@@ -181,6 +181,14 @@ def recursion_limit(limit: int) -> Iterator[None]:
             _limit_users -= 1
             if _limit_users == 0 and sys.getrecursionlimit() == _limit_set:
                 sys.setrecursionlimit(_limit_saved)
+
+
+def recursion_limit_kept() -> "ContextManager[None]":
+    """While inside, a recursion limit another thread raised is not put back.  A walk
+    in this thread may go as deep as that raised limit lets it; Python 3.11 aborts the
+    whole process ("Cannot recover from stack overflow") when such a thread, far above
+    a limit lowered under it, calls once more."""
+    return recursion_limit(0)
 
 
 def deep_call(levels: int, fn: Callable[..., T], *args: Any, raise_limit: bool = True) -> T:
