@@ -63,3 +63,16 @@ def view_verdicts(monkeypatch):
             findings = flake8_torchcopy.lint_source(src, "m.py", rules=[trc201.RULE])
         return out, findings
     return run
+
+
+@pytest.fixture
+def ungated(monkeypatch):
+    """The text gates off: every module and every function walked, whatever its text."""
+    from flake8_torchcopy.analysis import flow
+
+    def walk_all(cls, source, tree, visitor, options, sink, path=None, words=None):
+        groups = flow.FlowWalker.trigger_groups(source, tree, visitor.function_triggers, words) or [("",)]
+        return cls(source, tree, visitor, options, sink, path, words, groups)
+
+    monkeypatch.setattr(flow.FlowWalker, "_text_may_match", lambda self, node: True)
+    monkeypatch.setattr(flow.ModuleWalk, "of", classmethod(walk_all))

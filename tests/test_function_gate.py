@@ -96,8 +96,50 @@ def test_an_alias_stands_for_the_words_it_may_hide():
                      "from torch import is_tensor as it\n")
     tensor = CallWord("tensor(", {"tensor"})
     groups = alias_groups(tree, [("torch", ".to("), (tensor,), ("numpy(",)])
-    assert ("th", ".to(") in groups and ("T",) in groups
-    assert ("it",) not in groups and not [g for g in groups if g[0] == "np"]
+    assert ("th", ".to(") in groups and ("it",) not in groups and not [g for g in groups if g[0] == "np"]
+    # the alias of a callee stands for it where it is called
+    [(called,)] = [g for g in groups if len(g) == 1 and not isinstance(g[0], str)]
+    assert found(called, "y = T(x)") and found(called, "return [T (x)]")
+    assert not found(called, "def f(x: T) -> T:") and not found(called, "MyT(x)") and not found(called, "a.T(x)")
+
+
+def test_patterns_find_whole_words():
+    from flake8_torchcopy.rules.base import WordPattern, calls_pattern
+    factories = calls_pattern({"zeros", "Tensor"}, attributes={"zeros"})
+    for text in ("torch.zeros(3)", "torch.Tensor (2)", "z = torch.zeros\n", "zeros(\n3)"):
+        assert found(factories, text), text
+    for text in ("x: torch.Tensor", "zeros_like(x)", "DTensor(x)", "zeros = 1", "self.zeros_"):
+        assert not found(factories, text), text
+    transposed = WordPattern(r"\.T(?!\w)")
+    assert found(transposed, "x.T.view(-1)") and not found(transposed, "torch.Tensor.view(x)")
+
+
+@pytest.mark.parametrize("source", [
+    # a factory imported by name: the function's text never says torch
+    "from torch import zeros\ndef f():\n    return zeros(3).cuda()\n",
+    # a factory handed to a local name
+    "import torch\ndef f():\n    z = torch.zeros\n    return z(3).cuda()\n",
+    # the alias of a factory, called
+    "import torch\nZ = torch.zeros\ndef f():\n    return Z(3).to('cuda')\n",
+])
+def test_factories_in_functions_are_found_by_name(source):
+    assert [f.code for f in lint_source(source)] == ["TRC112"]
+
+
+def test_an_alias_named_only_in_annotations_walks_nothing(monkeypatch):
+    walked = []
+    function = flow.FlowWalker.function
+
+    def spy(self, func, outer, jit):
+        if self.may_match(func):
+            walked.append(func.name)
+        return function(self, func, outer, jit)
+
+    monkeypatch.setattr(flow.FlowWalker, "function", spy)
+    lint_source("import torch\nTensorLike = torch.Tensor\n"
+                "def typed(x: TensorLike) -> TensorLike:\n    return x.to('cuda')\n"
+                "def builds(x):\n    return TensorLike(x)\n")
+    assert walked == ["builds"]
 
 
 @pytest.mark.parametrize("argument, literal", [

@@ -265,7 +265,8 @@ def test_undecided_views_work_for_some_bindings_and_raise_for_others(src, works,
 
 
 @pytest.mark.parametrize("src, works, raises", ROWS)
-def test_the_analysis_leaves_them_undecided(view_verdicts, src, works, raises):
+def test_the_analysis_leaves_them_undecided(view_verdicts, ungated, src, works, raises):
+    # the gates off: z_image's text holds no trigger word (the tool skips it)
     verdicts, findings = view_verdicts(textwrap.dedent(src))
     assert verdicts and verdicts[-1] == "unknown", verdicts
     assert not findings

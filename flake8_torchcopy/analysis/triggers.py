@@ -5,25 +5,30 @@ The walker walks a function's body only when its text holds every word of one gr
 (:attr:`.visitor.Visitor.function_triggers`).  A plain word is a substring (``"tensor("``
 is in ``as_tensor(``, ``is_tensor(``, ``to_tensor(`` too); a :class:`CallWord` (a rule's,
 :class:`flake8_torchcopy.rules.base.CallWord`) is that substring where the name it ends is
-one of the callees the rule asks about, which rules out most of them.  A name imported
+one of the callees the rule asks about, which rules out most of them; a
+:class:`~flake8_torchcopy.rules.base.WordPattern` is a regular expression (``x.T``, not
+``torch.Tensor``; a factory's name as a whole identifier).  A name imported
 under an alias (``from torch import tensor as T``, ``import torch as th``) or bound to one
 at the top level (``T = torch.tensor``) may stand for a word: :func:`alias_groups` gives
-the groups the alias then stands in for.
+the groups the alias then stands in for, with a call of the alias (``T(``) where it
+stands for a callee.
 """
 from __future__ import annotations
 
 import ast
+import re
 from typing import FrozenSet, List, Optional, Protocol, Sequence, Tuple, Union
 
 
 class CallWord(Protocol):
-    """A word that is a call of one of some names (:class:`flake8_torchcopy.rules.base.CallWord`):
-    ``word`` (ending in ``(``) where the identifier it ends is one of ``callees``."""
+    """A word that is not a plain substring (:class:`flake8_torchcopy.rules.base.CallWord`,
+    a call of one of some names; :class:`~flake8_torchcopy.rules.base.WordPattern`, a
+    regular expression): found by ``found_in``; ``callees`` are the names it stands for
+    where it names a callable, which an alias then stands in for."""
 
-    word: str
     callees: FrozenSet[str]
 
-    def found_in(self, text: str) -> bool: ...
+    def found_in(self, text: str) -> object: ...
 
 
 Word = Union[str, CallWord]
@@ -31,7 +36,7 @@ Word = Union[str, CallWord]
 
 def found(word: Word, text: str) -> bool:
     """Is ``word`` in ``text``?"""
-    return word in text if isinstance(word, str) else word.found_in(text)
+    return word in text if isinstance(word, str) else bool(word.found_in(text))
 
 
 class WordsIn(dict):
@@ -74,9 +79,14 @@ def alias_groups(tree: ast.AST, triggers: Sequence[Sequence[Word]]) -> List[Tupl
 
     def add(alias: str, qualname: str, module: bool) -> None:
         for group in triggers:
-            kept = tuple(w for w in group if not _hidden(w, qualname, module))
-            if len(kept) < len(group) and (alias,) + kept not in out:
-                out.append((alias,) + kept)
+            hidden = [w for w in group if _hidden(w, qualname, module)]
+            if not hidden:
+                continue
+            # where a callee is hidden, the alias is called (T = torch.tensor: "T(")
+            word: Word = alias if all(isinstance(w, str) for w in hidden) else _Called(alias)
+            new = (word,) + tuple(w for w in group if w not in hidden)
+            if new not in out:
+                out.append(new)
 
     for node in tree.body:  # type: ignore[attr-defined]
         if isinstance(node, (ast.Import, ast.ImportFrom)):
@@ -107,3 +117,24 @@ def _dotted(node: ast.AST) -> Optional[str]:
         return None
     parts.append(node.id)
     return ".".join(reversed(parts))
+
+
+class _Called:
+    """``alias(`` (``alias (``), where the identifier is ``alias`` (not ``my_alias(``, not
+    an attribute ``x.alias(``)."""
+
+    __slots__ = ("alias", "callees", "found_in")
+
+    def __init__(self, alias: str) -> None:
+        self.alias = alias
+        self.callees: FrozenSet[str] = frozenset()
+        self.found_in = re.compile(r"(?<![\w.])%s\s*\(" % re.escape(alias)).search
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Called) and other.alias == self.alias
+
+    def __hash__(self) -> int:
+        return hash(("called", self.alias))
+
+    def __repr__(self) -> str:
+        return f"_Called({self.alias!r})"

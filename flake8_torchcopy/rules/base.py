@@ -8,6 +8,7 @@ verifier's cases are all derived from these examples, so they cannot drift.
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar, Dict, FrozenSet, Iterable, Mapping, Optional, Sequence, Tuple, Union
 
@@ -63,6 +64,35 @@ class CallWord:
 
     def __repr__(self) -> str:
         return f"CallWord({self.word!r}, {sorted(self.callees)!r})"
+
+
+class WordPattern:
+    """A regular expression a function's text must match, for words a substring would
+    find in too many others: ``WordPattern(r"\\.T(?!\\w)")`` is in ``x.T`` and not in
+    ``torch.Tensor``.  ``callees`` are the names it stands for where it names a callable
+    (``zeros`` in a pattern of factory names): a name imported or bound under an alias
+    stands in for it (:func:`~flake8_torchcopy.analysis.triggers.alias_groups`)."""
+
+    __slots__ = ("pattern", "callees", "found_in")
+
+    def __init__(self, pattern: str, callees: Iterable[str] = ()) -> None:
+        self.pattern = pattern
+        self.callees: FrozenSet[str] = frozenset(callees)
+        self.found_in = re.compile(pattern).search
+
+    def __repr__(self) -> str:
+        return f"WordPattern({self.pattern!r})"
+
+
+def calls_pattern(called: Iterable[str], attributes: Iterable[str] = ()) -> WordPattern:
+    """A call of one of ``called`` (``zeros(``, ``Tensor (``; not ``zeros_like(``, not the
+    annotation ``Tensor``), or one of ``attributes`` named but not called (``torch.zeros``
+    handed to a name, then called through it)."""
+    called, attributes = sorted(called), sorted(attributes)
+    alternatives = [r"(?<![\w])(?:%s)\s*\(" % "|".join(map(re.escape, called))]
+    if attributes:
+        alternatives.append(r"\.(?:%s)(?![\w(])" % "|".join(map(re.escape, attributes)))
+    return WordPattern("|".join(alternatives), sorted(set(called) | set(attributes)))
 
 
 _LITERAL_WORDS = ("True", "False")
@@ -125,7 +155,7 @@ class Rule:
     triggers: ClassVar[Sequence[Sequence[str]]]
     # The same, for the text of one function (None: ``triggers``).  Stricter, since a
     # call must be there: names imported under an alias are added by the walker.
-    function_triggers: ClassVar[Optional[Sequence[Sequence[Union[str, CallWord]]]]] = None
+    function_triggers: ClassVar[Optional[Sequence[Sequence[Union[str, CallWord, WordPattern]]]]] = None
     # ast node types the rule's check is called for.
     node_types: ClassVar[Tuple[type, ...]] = (ast.Call,)
     VALID: ClassVar[Sequence[str]] = ()

@@ -5,7 +5,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from ._common import short
-from .base import Example, Rule
+from .base import Example, Rule, calls_pattern
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..analysis.context import Context
@@ -31,6 +31,8 @@ class DeepcopyTensor(Rule):
         "graph) is meant depends on the code, and neither keeps `.grad` or Parameter-ness."
     )
     triggers = (("deepcopy",),)
+    # in a function: a call (not a ``__deepcopy__`` method), or the function handed to a name
+    function_triggers = ((calls_pattern({"deepcopy"}, attributes={"deepcopy"}),),)
 
     VALID = (
         "import copy\nimport torch\nmodel = torch.nn.Linear(2, 2)\nm2 = copy.deepcopy(model)\n",

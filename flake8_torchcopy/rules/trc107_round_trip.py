@@ -5,12 +5,14 @@ import ast
 from typing import TYPE_CHECKING, Optional, Tuple
 
 from ._common import code, copy_expression, copy_fix_safety, hole, keywords, replace_fix, short
-from .base import Example, Rule
+from .base import Example, Rule, calls_pattern
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..analysis.context import Context
 
 _PASS_THROUGH = ("detach", "cpu")
+# the constructors the round trip comes back through: called, or handed to a name
+_BACK = calls_pattern({"tensor", "from_numpy"}, attributes={"tensor", "from_numpy"})
 
 
 def _unwrap(node: ast.AST) -> Optional[Tuple[ast.AST, str, bool, bool]]:
@@ -56,6 +58,8 @@ class RoundTrip(Rule):
         "the original returns an inference tensor and the rewrite a normal one."
     )
     triggers = (("tolist",), ("numpy(",))
+    # in a function: the way out, and the way back in around it
+    function_triggers = (("tolist", _BACK), ("numpy(", _BACK))
 
     VALID = (
         "import torch\nimport numpy as np\na = np.zeros(3)\ny = torch.tensor(a.tolist())\n",

@@ -5,8 +5,8 @@ import ast
 import re
 from typing import TYPE_CHECKING, Optional
 
-from ._common import call_with_keyword, keywords, short, text_fix
-from .base import Example, Rule
+from ._common import LEGACY_CONSTRUCTOR_NAMES, call_with_keyword, keywords, short, text_fix
+from .base import Example, Rule, calls_pattern
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..analysis.context import Context
@@ -20,6 +20,7 @@ _DTYPE_EXACT = frozenset({"zeros", "ones", "eye"})
 # (not the *_like factories: they build on their argument's device, not the host)
 _FACTORIES = _DEVICE_EXACT | {"empty", "arange", "linspace", "logspace", "rand", "randn", "randint",
                               "randperm"}
+_FACTORY_NAMES = calls_pattern(_FACTORIES | LEGACY_CONSTRUCTOR_NAMES, attributes=_FACTORIES)
 _RANDOM = frozenset({"rand", "randn", "randint", "randperm"})
 # factories whose points, computed in an integer dtype, are not their float points converted
 _SPACED = frozenset({"linspace", "logspace"})
@@ -94,6 +95,8 @@ class FactoryThenTransfer(Rule):
         "be read before them)."
     )
     triggers = (("torch", ".to("), ("torch", ".cuda("))
+    # in a function: the move, and a factory by name (``from torch import zeros`` too)
+    function_triggers = tuple((move, _FACTORY_NAMES) for move in (".to(", ".cuda("))
 
     VALID = (
         "import torch\nx = torch.zeros(3, device='cuda')\n",

@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 import ast
+import re
 from typing import TYPE_CHECKING
 
 from ..finding import SAFE, UNSAFE, Edit, Fix
-from .base import Example, Rule
+from .base import Example, Rule, WordPattern
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..analysis.context import Context
@@ -45,6 +46,10 @@ class ViewAfterPermute(Rule):
                 ("view(", "movedim"), ("view(", "moveaxis"), ("view(", ".t("), ("view(", ".T"),
                 ("view(", ".mT"), ("view(", ".mH"), ("view(", ".H"), ("view(", "expand"),
                 ("view(", "batch_first"))
+    # in a function, the one-letter attributes as whole words (``.T``, not ``.Tensor``)
+    function_triggers = tuple(
+        (view, WordPattern(re.escape(w) + r"(?!\w)") if w in (".T", ".mT", ".mH", ".H") else w)
+        for view, w in triggers)
 
     VALID = (
         "import torch\nx = torch.randn(2, 3, 4)\ny = x.transpose(1, 2).contiguous().view(2, 12)\n",
