@@ -334,6 +334,44 @@ QUIET = {
             m.update(torch.ones(2))
             return m
         """, False, ('self.xs.append(1)', 'pass')),
+    "max of it and another list is the list itself": ("""
+        class Meter:
+            def __init__(self):
+                self.xs = []
+
+            def update(self, loss):
+                self.xs.append(loss.detach().sum())
+
+            def pad(self):
+                max(self.xs, [], key=len).append(0.0)
+
+            def convert(self):
+                return torch.tensor(self.xs)
+
+        def make():
+            m = Meter()
+            m.pad()
+            return m
+        """, False, ('max(self.xs, [], key=len).append(0.0)', 'max(self.xs, key=len)')),
+    "sum's start is the list itself": ("""
+        class Meter:
+            def __init__(self):
+                self.xs = []
+
+            def update(self, loss):
+                self.xs.append(loss.detach().sum())
+
+            def pad(self):
+                sum([], self.xs).append(0.0)
+
+            def convert(self):
+                return torch.tensor(self.xs)
+
+        def make():
+            m = Meter()
+            m.pad()
+            return m
+        """, False, ('sum([], self.xs).append(0.0)', 'sum(self.xs)')),
 }
 
 

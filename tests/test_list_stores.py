@@ -29,6 +29,13 @@ REPORTED = {
             for x in xs:
                 return torch.tensor(x)
         """,
+    "read by max and sum of it alone": """
+        def use():
+            xs = [torch.zeros(())]
+            max(xs)
+            sum(xs)
+            return torch.tensor(xs[0])
+        """,
     "read by len, unpacking, torch.stack and a test": """
         def use():
             xs = [torch.zeros(())]
@@ -123,6 +130,18 @@ LOOKALIKES = {
             xs = [torch.zeros(())]
             box = [xs]
             box[0][0] = 1.0
+            return torch.tensor(xs[0])
+        """,
+    "max of it and another list, stored into": """
+        def use():
+            xs = [torch.zeros(())]
+            max(xs, [], key=len)[0] = 1.0
+            return torch.tensor(xs[0])
+        """,
+    "sum with it as the start, stored into": """
+        def use():
+            xs = [torch.zeros(())]
+            sum([], xs).insert(0, 1.0)
             return torch.tensor(xs[0])
         """,
     "len shadowed by a function that stores": """

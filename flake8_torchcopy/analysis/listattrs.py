@@ -13,8 +13,9 @@ one of:
 - a read that stores into no list and hands it to nothing that could: ``xs[i]``, iteration, a
   test, a comparison, ``not``, an f-string, ``*xs`` in a call or display,
   ``xs.index``/``count``/``copy``, ``len``/``zip``/``sorted``/``isinstance``... (builtins the
-  module does not rebind) or ``torch.tensor``/``stack``/``cat``... (``return self.xs``, an
-  alias, a call of anything else, ``+=``, ``del``, item stores refuse it).
+  module does not rebind; ``min``/``max`` of it alone, ``sum`` of it but not as the start,
+  which may return the list itself) or ``torch.tensor``/``stack``/``cat``... (``return
+  self.xs``, an alias, a call of anything else, ``+=``, ``del``, item stores refuse it).
 
 The class must be one whose attributes the module shows (no decorator, no keyword but
 ``metaclass=abc.ABCMeta``, bases only classes of the module, ``object``, ``nn.Module`` or
@@ -35,6 +36,7 @@ import ast
 import re
 from typing import Dict, List, Optional, Tuple
 
+from .locallists import builtin_reads
 from .modulefacts import _dunder, _lines_of, module_facts
 from .scopes import _FUNCS, _scoped_nodes
 from .summaries import _attr_dynamic_text, _class_shape
@@ -207,7 +209,8 @@ def _read(ev, node: ast.AST, parent: Optional[ast.AST], parents) -> bool:
     if isinstance(parent, ast.Call) and node in parent.args:
         f = parent.func
         if isinstance(f, ast.Name) and f.id in _READING_BUILTINS:
-            return f.id not in ev.outer and not ev.star_imported and f"def {f.id}(" not in ev.source
+            return f.id not in ev.outer and not ev.star_imported and f"def {f.id}(" not in ev.source \
+                and builtin_reads(parent, node)
         return ev.static_qualname(f) in _READING_CALLS
     return False
 

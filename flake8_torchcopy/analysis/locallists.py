@@ -207,6 +207,19 @@ _READING_BUILTINS = frozenset("len zip enumerate list tuple sorted sum min max a
 _READING_METHODS = frozenset({"index", "count", "copy"})
 
 
+def builtin_reads(call: ast.Call, node: ast.AST) -> bool:
+    """Does the reading builtin ``call`` hand back anything but ``node`` itself?  ``min``/``max``
+    of two or more arguments return one of them (``max(xs, [], key=len)`` is ``xs``), and
+    ``sum(items, xs)`` returns its start ``xs`` when ``items`` is empty: a store into that
+    result stores into the list.  ``max(xs)`` (an item) and ``sum(xs)`` are reads."""
+    f = call.func
+    if isinstance(f, ast.Name) and f.id in ("min", "max"):
+        return len(call.args) == 1
+    if isinstance(f, ast.Name) and f.id == "sum":
+        return call.args[0] is node
+    return True
+
+
 def list_reads_safe(ev, name: ast.Name) -> bool:
     """May the list value ``name`` reads be trusted to hold what the evaluator saw put in it
     (its literal's items, the appends it followed)?  Yes when, in the scope of ``name``
@@ -281,7 +294,8 @@ def _list_read(ev, node: ast.Name, parent: ast.AST, parents) -> bool:
     if isinstance(parent, ast.Call) and node in parent.args:
         f = parent.func
         if isinstance(f, ast.Name) and f.id in _READING_BUILTINS:
-            return f.id not in ev.env and f.id not in ev.outer and not ev.star_imported
+            return f.id not in ev.env and f.id not in ev.outer and not ev.star_imported \
+                and builtin_reads(parent, node)
         return ev.static_qualname(f) in _READING_CALLS
     return False
 
