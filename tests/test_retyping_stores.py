@@ -1,0 +1,56 @@
+"""A tensor retyped by a store to ``__class__`` in any target form gets no safe fix.
+
+``t.__class__ = MyT`` was seen; the same store as a tuple target or a ``for`` target was
+not, and ``torch.tensor(t)`` (a plain tensor) became ``t.detach().clone()`` (a ``MyT``).
+Each form is run to show the class the original and the fix give.
+"""
+import textwrap
+import warnings
+
+import pytest
+import torch
+
+from flake8_torchcopy import lint_source
+
+HEAD = """
+import torch
+class MyT(torch.Tensor):
+    pass
+def f(fixed):
+    t = torch.zeros(3)
+    {store}
+    return t.detach().clone() if fixed else torch.tensor(t)
+"""
+
+STORES = {
+    "a tuple target": "t.__class__, _ = MyT, 0",
+    "a for target": "for t.__class__ in [MyT]: pass",
+    "a starred tuple target": "[t.__class__, *_] = [MyT]",
+    "Tensor's method by a tuple target": "torch.Tensor.clone, _ = (lambda s, **k: MyT()), 0",
+}
+
+
+def _source(store: str) -> str:
+    return textwrap.dedent(HEAD.format(store=store)).lstrip("\n")
+
+
+@pytest.mark.parametrize("name", STORES)
+def test_the_store_makes_the_fix_unsafe(name):
+    found = [f for f in lint_source(_source(STORES[name])) if f.code == "TRC101"]
+    assert len(found) == 1 and found[0].fix is not None and not found[0].fix.safe
+
+
+@pytest.mark.parametrize("name", ["a tuple target", "a for target", "a starred tuple target"])
+def test_the_store_makes_the_copies_differ(name):
+    ns: dict = {}
+    exec(compile(_source(STORES[name]), "case", "exec"), ns)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert type(ns["f"](False)) is torch.Tensor
+    assert type(ns["f"](True)).__name__ == "MyT"
+
+
+def test_reads_of_the_class_keep_the_fix_safe():
+    src = _source("print(t.__class__.__name__, t.__class__(), t.__class__ == MyT, isinstance(t, t.__class__))")
+    found = [f for f in lint_source(src) if f.code == "TRC101"]
+    assert len(found) == 1 and found[0].fix is not None and found[0].fix.safe
