@@ -395,6 +395,40 @@ LOOKALIKES = {  # quiet; run: no copy warning, the view works
             fc.forward = lambda x: x.tolist()
             return torch.tensor(fc(torch.randn(3, 4)))
         """,
+    "forward set by setattr": """
+        def use():
+            fc = nn.Linear(4, 2)
+            setattr(fc, "forward", lambda x: x.tolist())
+            return torch.tensor(fc(torch.randn(3, 4)))
+        """,
+    "forward set by object.__setattr__": """
+        def use():
+            fc = nn.Linear(4, 2)
+            object.__setattr__(fc, "forward", lambda x: x.tolist())
+            return torch.tensor(fc(torch.randn(3, 4)))
+        """,
+    "forward stored by a tuple target": """
+        def use():
+            fc = nn.Linear(4, 2)
+            fc.forward, _ = (lambda x: x.tolist()), 0
+            return torch.tensor(fc(torch.randn(3, 4)))
+        """,
+    "forward stored by a for target": """
+        def use():
+            fc = nn.Linear(4, 2)
+            for fc.forward in [lambda x: x.tolist()]:
+                pass
+            return torch.tensor(fc(torch.randn(3, 4)))
+        """,
+    "the instance's class replaced": """
+        class AsList(nn.Linear):
+            def forward(self, x):
+                return super().forward(x).tolist()
+        def use():
+            fc = nn.Linear(4, 2)
+            fc.__class__ = AsList
+            return torch.tensor(fc(torch.randn(3, 4)))
+        """,
     "nn.Linear replaced": """
         class AsList(nn.Module):
             def __init__(self, *a):

@@ -27,8 +27,9 @@ instance or global) may replace the output, and a store the module does not show
 replace the instance, so the reports stand and every copy fix (TRC101–TRC112) resting on
 them is unsafe; TRC201's ``.reshape`` is what ``.view`` gives wherever that works, whatever
 proved the layout.  A module whose text stores ``.<Class>`` (``nn.Linear = MyLinear``),
-``.forward`` or ``.__call__``, registers a forward hook or pre-hook, names ``__dict__``,
-``vars(`` or ``_call_impl``, or calls ``setattr`` on torch or ``nn`` proves nothing.
+``.forward`` or ``.__call__`` (any use but a call; the names in a string) or ``__class__``,
+registers a forward hook or pre-hook, names ``__dict__``, ``__setattr__``, ``vars(`` or
+``_call_impl``, or calls ``setattr`` on torch or ``nn`` proves nothing.
 """
 from __future__ import annotations
 
@@ -117,11 +118,13 @@ def _scan(source: str, key: str, pattern: str) -> bool:
 
 def _replaced(source: str, name: str) -> bool:
     """May the module replace ``torch.nn.<name>`` (``nn.Linear = f``, ``setattr(nn, ...)``,
-    ``nn.__dict__[...]``), an instance's ``forward`` or ``__call__`` (``m.forward = f``), its
-    input or output (a forward hook or pre-hook)?"""
+    ``nn.__dict__[...]``), an instance's ``forward`` or ``__call__`` (``m.forward = f``, any use
+    of the attribute but a call, ``setattr(m, "forward", f)``) or class (``m.__class__ = L``),
+    its input or output (a forward hook or pre-hook)?"""
     return _scan(source, name, rf"\.{name}\s*=(?!=)") \
-        or _scan(source, "", r"forward_hook|forward_pre_hook|_call_impl|__dict__|vars\("
-                 r"|\.(?:forward|__call__)\s*=(?!=)|setattr\(\s*(?:torch|nn)\b")
+        or _scan(source, "", r"forward_hook|forward_pre_hook|_call_impl|__dict__|vars\(|__setattr__"
+                 r"|\.(?:forward|__call__)\b(?!\s*(?:\(|[=!]=))|[\"'](?:forward|__call__)[\"']"
+                 r"|setattr\(\s*(?:torch|nn)\b|__class__(?!\s*(?:[.()]|[=!]=|is\b))")
 
 
 def _batch_first(call: ast.Call, source: str) -> str:
