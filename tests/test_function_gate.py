@@ -173,3 +173,26 @@ def test_a_module_with_no_trigger_group_is_not_walked(monkeypatch):
     assert made == []
     assert [f.code for f in lint_source("import torch\nx = torch.ones(2)\ny = torch.tensor(x)\n")] == ["TRC101"]
     assert made == [1]
+
+
+def test_a_module_word_is_asked_of_the_module_not_the_function(monkeypatch):
+    """An RNN built with batch_first in ``__init__`` and called in ``forward``: the view in
+    ``forward`` is judged though that function's text never says batch_first."""
+    walked = []
+    function = flow.FlowWalker.function
+
+    def spy(self, func, outer, jit):
+        if self.may_match(func):
+            walked.append(func.name)
+        return function(self, func, outer, jit)
+
+    monkeypatch.setattr(flow.FlowWalker, "function", spy)
+    src = ("import torch\nfrom torch import nn\nclass Enc(nn.Module):\n"
+           "    def __init__(self):\n        super().__init__()\n"
+           "        self.rnn = nn.GRU(8, 16, batch_first=True)\n"
+           "    def forward(self, x):\n        out, h = self.rnn(x)\n        return out.view(-1)\n")
+    lint_source(src)
+    assert walked == ["forward"]
+    walked.clear()
+    lint_source(src.replace("batch_first=True", "num_layers=2"))  # no module word: no view judged
+    assert walked == []

@@ -299,8 +299,10 @@ class FlowWalker(StatementWalker):
         groups = [tuple(g) for g in triggers]
         groups.extend(alias_groups(tree, groups))
         present = WordsIn(source) if words is None else words
-        # a function's text is part of the module's: a group not all there matches nowhere
-        return [g for g in groups if all(present[t] for t in g)]
+        # a function's text is part of the module's: a group not all there matches nowhere;
+        # the words a module word stands for are not asked of each function
+        return [tuple(t for t in g if not getattr(t, "in_module", False))
+                for g in groups if all(present[t] for t in g)]
 
     def may_match(self, node: ast.AST) -> bool:
         """Cheap text check: can any hook match inside this function?  Asked once per function."""

@@ -84,6 +84,14 @@ class WordPattern:
         return f"WordPattern({self.pattern!r})"
 
 
+class ModuleWord(str):
+    """A word the module's text must hold, anywhere, and a function's need not: the
+    evidence it stands for is made in another function (``nn.GRU(..., batch_first=True)``
+    in ``__init__``, called in ``forward``)."""
+
+    in_module = True
+
+
 def calls_pattern(called: Iterable[str], attributes: Iterable[str] = ()) -> WordPattern:
     """A call of one of ``called`` (``zeros(``, ``Tensor (``; not ``zeros_like(``, not the
     annotation ``Tensor``), or one of ``attributes`` named but not called (``torch.zeros``

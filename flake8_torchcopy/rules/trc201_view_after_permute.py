@@ -6,7 +6,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ..finding import SAFE, UNSAFE, Edit, Fix
-from .base import Example, Rule, WordPattern
+from .base import Example, ModuleWord, Rule, WordPattern
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..analysis.context import Context
@@ -46,9 +46,11 @@ class ViewAfterPermute(Rule):
                 ("view(", "movedim"), ("view(", "moveaxis"), ("view(", ".t("), ("view(", ".T"),
                 ("view(", ".mT"), ("view(", ".mH"), ("view(", ".H"), ("view(", "expand"),
                 ("view(", "batch_first"))
-    # in a function, the one-letter attributes as whole words (``.T``, not ``.Tensor``)
+    # in a function, the one-letter attributes as whole words (``.T``, not ``.Tensor``); an
+    # RNN built with batch_first (in __init__) anywhere in the module, called elsewhere
     function_triggers = tuple(
-        (view, WordPattern(re.escape(w) + r"(?!\w)") if w in (".T", ".mT", ".mH", ".H") else w)
+        (view, WordPattern(re.escape(w) + r"(?!\w)") if w in (".T", ".mT", ".mH", ".H")
+         else ModuleWord(w) if w == "batch_first" else w)
         for view, w in triggers)
 
     VALID = (
