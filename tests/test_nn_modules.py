@@ -115,6 +115,15 @@ def test_methods_that_return_the_module_itself(method):
     assert m.batch_first
 
 
+def test_forward_is_the_call_less_its_hooks():
+    fc = nn.Linear(8, 4)
+    fc.register_forward_hook(lambda m, a, out: out.tolist())
+    x = torch.randn(2, 8)
+    assert isinstance(fc(x), list) and type(fc.forward(x)) is torch.Tensor
+    out, (h, c) = nn.LSTM(8, 16, batch_first=True).forward(torch.randn(2, 5, 8))
+    assert out.stride() == (16, 32, 1)
+
+
 def test_lstm_cell_returns_a_pair_of_tensors():
     h, c = nn.LSTMCell(8, 4)(torch.randn(2, 8))
     assert facts.NN_TUPLE_MODULES["LSTMCell"] == ("Tensor", "Tensor")
@@ -244,6 +253,11 @@ COPIES = {
             out, (h, c) = rnn(torch.randn(5, 2, 8))
             return torch.tensor(c)
         """,
+    "a Linear's forward": """
+        def use():
+            fc = nn.Linear(4, 2)
+            return torch.tensor(fc.forward(torch.randn(3, 4)))
+        """,
     "an LSTMCell's pair": """
         def use():
             cell = nn.LSTMCell(8, 16)
@@ -264,6 +278,12 @@ VIEWS = {
             gru = nn.GRU(8, 16, batch_first=True, bidirectional=True)
             out = gru(torch.randn(3, 4, 8))[0]
             return out.view(-1, out.size(-1))
+        """,
+    "an LSTM called by its forward": """
+        def use():
+            rnn = nn.LSTM(8, 16, batch_first=True)
+            out, _ = rnn.forward(torch.randn(2, 5, 8))
+            return out.view(out.size(0), -1)
         """,
     "an attribute RNN on an input of unknown rank": """
         class Enc(nn.Module):
@@ -388,6 +408,12 @@ LOOKALIKES = {  # quiet; run: no copy warning, the view works
             fc = nn.Linear(4, 2)
             fc.register_forward_hook(lambda mod, args, out: out.tolist())
             return torch.tensor(fc(torch.randn(3, 4)))
+        """,
+    "a patched forward called": """
+        def use():
+            fc = nn.Linear(4, 2)
+            fc.forward = lambda x: x.tolist()
+            return torch.tensor(fc.forward(torch.randn(3, 4)))
         """,
     "a replaced forward": """
         def use():

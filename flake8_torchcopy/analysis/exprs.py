@@ -358,8 +358,8 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
             return sem.call_qualname(self, node, func.qualname, args)
         if isinstance(node.func, ast.Attribute):
             recv = self.cache.get(id(node.func.value)) or UNKNOWN_VALUE
-            if recv.nnmod is not None and node.func.attr in nnmodules.RETURNS_SELF:
-                return recv  # m.to(device), m.eval(): the module itself
+            if recv.nnmod is not None and node.func.attr in nnmodules.METHODS:
+                return nnmodules.method_call(self, node, recv, args)  # m.to(device), m.forward(x)
             if recv.array is not None or node.func.attr == "numpy":
                 arr = numpyish.method(recv, node, node.func.attr, self)
                 if arr is not None:

@@ -22,6 +22,8 @@ the same class (:mod:`.summaries`).  Calling it returns:
   ``hidden_size`` (``proj_size`` where given, twice either when bidirectional), else a size
   of its own.
 
+``m.forward(x)`` returns what ``m(x)`` does, less the hooks.
+
 Every value so proven carries :data:`NN_OUTPUT` as its caveat: a forward hook (on the
 instance or global) may replace the output, and a store the module does not show may
 replace the instance, so the reports stand and every copy fix (TRC101–TRC112) resting on
@@ -49,6 +51,9 @@ NN_OUTPUT = "it is a torch.nn module's output (a forward hook may replace it)"
 #: nn.Module methods that return the module itself (``nn.Linear(3, 4).to(device).eval()``)
 RETURNS_SELF = frozenset("to cpu cuda float double half bfloat16 train eval requires_grad_ type "
                          "share_memory apply to_empty".split())
+
+#: methods of an instance :func:`method_call` follows
+METHODS = RETURNS_SELF | {"forward"}
 
 #: the recurrent classes: how many hidden-state tensors follow the output
 RNNS = {"RNN": 1, "GRU": 1, "LSTM": 2}
@@ -210,6 +215,13 @@ def _rnn_output(ev, node: ast.Call, name: str, flag: str, width: str, x: Value) 
     sizes = (b, t, feat)
     return Value(TENSOR, caveat=NN_OUTPUT, sizes=sizes, strides=(feat, b * feat, Mono.const(1)),
                  permuted_by=label, assumes=assumes)
+
+
+def method_call(ev, node: ast.Call, recv: Value, args: List[Value]) -> Value:
+    """``m.<method>(...)`` of an instance (``recv``), the method one of :data:`METHODS`: the
+    module itself (``m.to(device)``), or what ``m(x)`` returns less the hooks (``m.forward(x)``)."""
+    assert recv.nnmod is not None
+    return output(ev, node, recv.nnmod, args) if node.func.attr == "forward" else recv  # type: ignore[attr-defined]
 
 
 def instance(ev, node: ast.Call, q: str) -> Optional[Value]:
