@@ -22,7 +22,8 @@ the same class (:mod:`.summaries`).  Calling it returns:
   ``hidden_size`` (``proj_size`` where given, twice either when bidirectional), else a size
   of its own.
 
-``m.forward(x)`` returns what ``m(x)`` does, less the hooks.
+``m.forward(x)`` returns what ``m(x)`` does, less the hooks.  ``nn.Sequential`` of
+instances of the tensor classes: :mod:`.nncontainers`.
 
 Every value so proven carries :data:`NN_OUTPUT` as its caveat: a forward hook (on the
 instance or global) may replace the output, and a store the module does not show may
@@ -40,6 +41,7 @@ import re
 from typing import Callable, Dict, List, Optional, Sequence
 
 from . import layout as L
+from . import nncontainers
 from .methodlayouts import permuted_origin
 from .symbolic import Condition, Mono, Sym
 from .torchfacts import NN_TENSOR_MODULES, NN_TUPLE_MODULES
@@ -75,7 +77,10 @@ def tag_of(call: Optional[ast.AST], qualname: Callable[[ast.AST], Optional[str]]
     if q is None or not q.startswith(_PREFIX):
         return None
     name = q[len(_PREFIX):]
-    if name not in NN_TENSOR_MODULES and name not in NN_TUPLE_MODULES and name not in RNNS:
+    if name == nncontainers.SEQUENTIAL:  # of instances of NN_TENSOR_MODULES only: :mod:`.nncontainers`
+        if not nncontainers.all_tensor_items(call, qualname, lambda item: tag_of(item, qualname, source)):
+            return None
+    elif name not in NN_TENSOR_MODULES and name not in NN_TUPLE_MODULES and name not in RNNS:
         return None
     if _replaced(source, name):
         return None
@@ -180,7 +185,8 @@ def output(ev, node: ast.Call, tag: str, args: List[Value]) -> Value:
     if name in NN_TUPLE_MODULES:
         return Value(NOT, elems=tuple(Value(TENSOR, caveat=NN_OUTPUT) for _ in NN_TUPLE_MODULES[name]))
     if name not in RNNS:
-        return Value(TENSOR, caveat=NN_OUTPUT, permuted_by=permuted_origin(args))
+        caveat = nncontainers.SEQUENTIAL_OUTPUT if name == nncontainers.SEQUENTIAL else NN_OUTPUT
+        return Value(TENSOR, caveat=caveat, permuted_by=permuted_origin(args))
     hidden = Value(TENSOR, caveat=NN_OUTPUT)
     state = Value(NOT, elems=(hidden, hidden)) if RNNS[name] == 2 else hidden
     plain = node.args and not isinstance(node.args[0], ast.Starred) and args and args[0].kind == TENSOR
@@ -226,5 +232,10 @@ def method_call(ev, node: ast.Call, recv: Value, args: List[Value]) -> Value:
 
 def instance(ev, node: ast.Call, q: str) -> Optional[Value]:
     """``nn.<Class>(...)`` (``q``: its qualified name): an instance, or None."""
-    tag = tag_of(node, lambda f: q if f is node.func else None, ev.source)
+    if q == _PREFIX + nncontainers.SEQUENTIAL:  # its items are called by their qualified names
+        tag = tag_of(node, ev.static_qualname, ev.source)
+        if tag is not None and not nncontainers.local_kept(ev, node):
+            return None  # items it may be given later, where the function does not show it
+    else:
+        tag = tag_of(node, lambda f: q if f is node.func else None, ev.source)
     return None if tag is None else Value(UNKNOWN, nnmod=tag)

@@ -39,7 +39,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Callable, Dict, FrozenSet, List, Optional, Set
 
-from . import inherited, nnmodules
+from . import inherited, nncontainers, nnmodules
 from .modulefacts import _REGISTER, ModuleFacts, Qualname, _dunder, _source_of, _statements, _tree_of, module_facts
 from .scopes import _FUNCS, _first_param
 from .torchapi import MODULE_ATTRIBUTES
@@ -313,6 +313,9 @@ def tensor_attributes(cls: ast.ClassDef, stores_in_module: Counter, qualname: Qu
         for attr, vals in values.items():
             if not _dunder(attr) and stores_in_module[attr] == assigned[attr] and attr not in candidates:
                 tag = nnmodules.same_tag(vals, qualname, source)
+                if tag == nncontainers.SEQUENTIAL and not nncontainers.attribute_kept(
+                        attr, _tree_of(qualname, tree), source):
+                    continue  # items it may be given where the module does not show it
                 if tag is not None:
                     tags[attr] = tag
                     candidates.append(attr)
