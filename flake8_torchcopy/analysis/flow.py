@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from . import modulefacts, returns
+from . import modulefacts, nncontainers, returns
 from .callsites import BLOCK_FIELDS, MAX_ROUNDS, NO_CALLSITES, parameter_seeds
 from .closedness import closed_functions
 from .context import Context
@@ -90,6 +90,7 @@ def release() -> None:
     asks, a tree is walked by every full collection of the process meanwhile."""
     modulefacts.forget()
     returns.forget()
+    nncontainers.forget()
 
 
 def _others(path: Optional[str], options):

@@ -209,3 +209,10 @@ def attribute_kept(attr: str, tree: Optional[ast.AST], source: str) -> bool:
 def _returns_self() -> frozenset:
     from .nnmodules import RETURNS_SELF
     return RETURNS_SELF
+
+
+def forget() -> None:
+    """Drop the tree and the text kept for the module last asked about (:func:`.flow.release`)."""
+    _TEXT[:] = [None, None]
+    _KEPT.clear()
+    _KEPT_TREE[0] = None
