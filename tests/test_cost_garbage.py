@@ -111,7 +111,8 @@ def test_nothing_of_a_linted_tree_is_kept_after_the_lint(tmp_path):
         "import torch\nimport torch.nn as nn\n\n\ndef make(n):\n    y = torch.zeros(n)\n    return y * 2\n\n\n"
         "class M(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.s = torch.zeros(3)\n"
         "        self.head = nn.Sequential(nn.Linear(3, 3), nn.ReLU())\n\n"
-        "    def f(self):\n        return torch.tensor(self.s), torch.tensor(make(3)), torch.tensor(self.head(self.s))\n")
+        "    def f(self):\n"
+        "        return torch.tensor(self.s), torch.tensor(make(3)), torch.tensor(self.head(self.s))\n")
     for path in (user, ROOT / "examples" / "metrics.py", attributes):
         source = path.read_text()
         tree = ast.parse(source)

@@ -51,6 +51,7 @@ def test_the_store_makes_the_copies_differ(name):
 
 
 def test_reads_of_the_class_keep_the_fix_safe():
-    src = _source("print(t.__class__.__name__, t.__class__(), t.__class__ == MyT, isinstance(t, t.__class__))")
+    src = _source("print(t.__class__.__name__, t.__class__(), t.__class__ == MyT, isinstance(t, t.__class__), "
+                  "f'{t.__class__}', f'{t.__class__!r}', {t.__class__})")
     found = [f for f in lint_source(src) if f.code == "TRC101"]
     assert len(found) == 1 and found[0].fix is not None and found[0].fix.safe
