@@ -11,7 +11,10 @@ the same class (:mod:`.summaries`).  Calling it returns:
   stacks, which return what their input or submodules are, left out); a fixed tuple of
   tensors for ``NN_TUPLE_MODULES`` (``LSTMCell``);
 * for ``RNN``/``GRU``/``LSTM``: ``(output, h_n)`` / ``(output, (h_n, c_n))``.  ``output``
-  is a tensor only when the input is one (a ``PackedSequence`` gives one back).  Its
+  is a tensor only when the input is one (a ``PackedSequence`` gives one back); of an input
+  not proven a tensor (``forward(self, x)``) it keeps only the layout a tensor output would
+  have, its kind unknown: a view of it raises either way (``PackedSequence`` has no
+  ``view``), and no copy rule reports it.  Its
   layout, measured on CPU torch 2.13 (ATen transposes a batch_first input in and the
   output back, on every backend): with ``batch_first=True`` a 3-d output ``(B, T, D)`` is
   the ``transpose(0, 1)`` of a contiguous ``(T, B, D)``, strides ``(D, B*D, 1)``; without
@@ -189,8 +192,12 @@ def output(ev, node: ast.Call, tag: str, args: List[Value]) -> Value:
         return Value(TENSOR, caveat=caveat, permuted_by=permuted_origin(args))
     hidden = Value(TENSOR, caveat=NN_OUTPUT)
     state = Value(NOT, elems=(hidden, hidden)) if RNNS[name] == 2 else hidden
-    plain = node.args and not isinstance(node.args[0], ast.Starred) and args and args[0].kind == TENSOR
-    out = _rnn_output(ev, node, name, flag, width, args[0]) if plain else UNKNOWN_VALUE
+    if not node.args or isinstance(node.args[0], ast.Starred) or not args:
+        return Value(NOT, elems=(UNKNOWN_VALUE, state))
+    out = _rnn_output(ev, node, name, flag, width, args[0])
+    if args[0].kind != TENSOR:  # a PackedSequence in gives one out: only the layout stands
+        out = Value(UNKNOWN, sizes=out.sizes, strides=out.strides, permuted_by=out.permuted_by,
+                    assumes=out.assumes)
     return Value(NOT, elems=(out, state))
 
 
