@@ -10,7 +10,7 @@ import ast
 import weakref
 from typing import Any, List, Optional, Sequence, Tuple, cast
 
-from . import gradmode, hostmade, listattrs, locallists, numpyish, tensorlists
+from . import gradfree, gradmode, hostmade, listattrs, locallists, numpyish, tensorlists
 from .scopes import enclosing_scope
 from .symbolic import Mono
 from .torchapi import DTYPE_NAMES, LEGACY_CONSTRUCTORS
@@ -116,6 +116,12 @@ class Context:
         """Is autograd recording certainly off where ``node`` runs (``with torch.no_grad():``,
         ``@torch.inference_mode()`` in its own function: :func:`.gradmode.recording_off`)?"""
         return gradmode.recording_off(self._w.tree, node, self._bound_qualname)
+
+    def certainly_no_grad(self, node: ast.AST) -> bool:
+        """Does the tensor ``node`` certainly not require grad (``.detach()``, through
+        indexes, views, joins and names: :func:`.gradfree.certainly_no_grad`)?  A "no" may
+        still be a tensor that never does."""
+        return gradfree.certainly_no_grad(self._w.tree, node, self._bound_qualname)
 
     def may_be_host_made(self, node: ast.AST) -> bool:
         """Might the tensor ``node`` have been built on the host (by a factory, ``.cpu()``,

@@ -29,7 +29,8 @@ class CloneDetach(Rule):
         "recommends `detach().clone()` (pytorch/pytorch PRs 140264 and 144270). Where recording "
         "is certainly off (in a `with torch.no_grad():`/`inference_mode()` body or a function "
         "decorated with one, with nothing in between turning it back on) the clone records "
-        "nothing, and the rule is quiet."
+        "nothing, and the rule is quiet; so it is where `t` is certainly detached (`p.detach()`, "
+        "indexes, views and joins of such, through names that nothing changes in place)."
     )
     fix_safety = (
         "Safe when the data flow proves `t` a plain tensor on every path: the results are "
@@ -102,8 +103,11 @@ class CloneDetach(Rule):
             return  # under no_grad/inference_mode the clone records nothing: no node to save
         q = ctx.qualname(receiver)
         if q == "torch":
-            self.check_function_form(node, inner, ctx)
+            if len(inner.args) == 1 and not ctx.certainly_no_grad(inner.args[0]):
+                self.check_function_form(node, inner, ctx)
             return
+        if ctx.certainly_no_grad(receiver):
+            return  # a detached tensor: the clone records no node either
         if q is not None or _is_super(receiver):
             return  # torch.Tensor.clone(t), torch.ops.aten.clone(t), super().clone(): not a method of t
         edit, args_text = swap_edit(ctx, node, inner)

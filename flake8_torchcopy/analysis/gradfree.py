@@ -1,0 +1,134 @@
+"""Does a tensor certainly not require grad?  (TRC103: a clone of it records no node.)
+
+``t.clone().detach()`` costs a graph node only where ``t`` requires grad.  Some values never
+do (checked with torch in ``tests/test_grad_free.py``): the result of ``.detach()`` or
+``torch.detach(t)``; an index of such a value (``p[i]``, ``p[:k]``), a reshaping or
+conversion method of it (``view``, ``to``, ``float``, ...), and ``torch.cat``/``torch.stack``
+of a list or tuple display of such values.  A name is followed to every binding in the
+scope that binds it: each must be a plain assignment of such a value (no parameter,
+unpacking, ``for``, augmented assignment, ``global``), and no read of the name may change
+it in place: a method or function ending in ``_`` (``p.requires_grad_()``,
+``p.view(-1).add_(w)``, ``torch.Tensor.add_(p, w)``) or a store or delete through it
+(``p[0] = w``, ``p.requires_grad = True``).  (``op(..., out=p)`` cannot: torch raises
+where an operand requires grad.)
+
+Factories (``torch.zeros(3)``, ``torch.randn(3)``) do not require grad either, but are not
+followed: ``x = torch.randn(3); x.clone().detach()`` stays reported (a choice left open:
+it is the project's example of the rule).
+
+Only a "yes" quiets a report, so the answer errs to "no".  What it cannot see: a view of
+the name bound to another name and changed in place there, or the name handed to a
+function that changes it; then ``p`` may require grad and a report is lost (a miss, never
+a wrong report).  Past ``_DEPTH`` steps the answer is "no".
+"""
+from __future__ import annotations
+
+import ast
+from typing import Callable, Dict, Optional
+
+from .hostmade import _bindings_in
+from .scopes import enclosing_scope
+
+Qualname = Callable[[ast.AST], Optional[str]]
+
+#: torch functions joining a display of tensors into a new one
+JOINS = frozenset("cat concat concatenate stack hstack vstack".split())
+#: methods whose result requires grad only where their receiver does
+SAME_GRAD = frozenset("""
+    view reshape unsqueeze squeeze flatten transpose permute t contiguous expand repeat
+    narrow select clone to cpu cuda float double half bfloat16 long int short bool
+    """.split())
+_DEPTH = 12
+
+
+def certainly_no_grad(tree: ast.AST, node: ast.AST, qualname: Qualname, depth: int = 0,
+                      seen: Optional[Dict[str, bool]] = None) -> bool:
+    """Does ``node`` certainly not require grad (see the module's docstring)?  ``seen``: the
+    answer for each name followed already (False while it is being followed: a cycle)."""
+    seen = {} if seen is None else seen
+    if depth > _DEPTH:
+        return False
+
+    def further(n: ast.AST) -> bool:
+        return certainly_no_grad(tree, n, qualname, depth + 1, seen)
+
+    if isinstance(node, ast.Subscript):
+        return further(node.value)
+    if isinstance(node, ast.Name):
+        return _name_no_grad(tree, node, further, seen)
+    if not isinstance(node, ast.Call):
+        return False
+    func, kws = node.func, {k.arg for k in node.keywords}
+    q = qualname(func) or ""
+    if q == "torch.detach":
+        return True
+    if q.startswith("torch.") and q[6:] in JOINS:
+        items = node.args[0] if node.args else None
+        return ("out" not in kws and None not in kws and isinstance(items, (ast.List, ast.Tuple))
+                and bool(items.elts) and all(further(e) for e in items.elts))
+    if q or not isinstance(func, ast.Attribute):
+        return False
+    if func.attr == "detach":
+        return not node.args and not node.keywords
+    return func.attr in SAME_GRAD and further(func.value)
+
+
+def _name_no_grad(tree: ast.AST, name: ast.Name, further: Callable[[ast.AST], bool],
+                  seen: Dict[str, bool]) -> bool:
+    scope = enclosing_scope(tree, name)
+    while True:
+        if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            a = scope.args
+            if any(p.arg == name.id for p in a.posonlyargs + a.args + a.kwonlyargs) \
+                    or name.id in (getattr(a.vararg, "arg", None), getattr(a.kwarg, "arg", None)):
+                return False  # a parameter: whatever the caller passes
+        values = list(_bindings_in(scope, name.id))
+        if values or isinstance(scope, ast.Module):
+            break
+        scope = enclosing_scope(tree, scope)
+    key = f"{name.id}@{id(scope)}"
+    if key in seen:
+        return seen[key]
+    seen[key] = False
+    if not values or any(v is None for v in values) or _changed_in_place(scope, name.id):
+        return False
+    seen[key] = all(v is not None and further(v) for v in values)
+    return seen[key]
+
+
+def _changed_in_place(scope: ast.AST, name: str) -> bool:
+    """May a read of ``name`` anywhere in ``scope`` (nested scopes too) change it in place?"""
+    parents: Dict[int, ast.AST] = {}
+    for n in ast.walk(scope):
+        for c in ast.iter_child_nodes(n):
+            parents[id(c)] = n
+    for n in ast.walk(scope):
+        if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and n.target.id == name:
+            return True  # p += w: in place for a tensor
+        if isinstance(n, ast.Name) and n.id == name and _mutating_chain(n, parents):
+            return True
+    return False
+
+
+def _mutating_chain(node: ast.AST, parents: Dict[int, ast.AST]) -> bool:
+    """Does the chain of attributes, indexes and calls read from ``node`` change it in place?"""
+    child, parent = node, parents.get(id(node))
+    while parent is not None:
+        if isinstance(parent, ast.Call) and child in parent.args and _inplace_name(parent.func):
+            return True  # torch.Tensor.add_(p, w), torch.nn.init.zeros_(p)
+        if isinstance(parent, ast.Attribute) and parent.value is child:
+            if not isinstance(parent.ctx, ast.Load) or _inplace_name(parent):
+                return True
+        elif isinstance(parent, ast.Subscript) and parent.value is child:
+            if not isinstance(parent.ctx, ast.Load):
+                return True
+        elif not (isinstance(parent, ast.Call) and parent.func is child):
+            return False
+        child, parent = parent, parents.get(id(parent))
+    return False
+
+
+def _inplace_name(func: ast.AST) -> bool:
+    """``add_``, ``requires_grad_``, ``zeros_``: an in-place method or function (not a dunder)."""
+    n = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    return n.endswith("_") and not n.endswith("__")
