@@ -14,7 +14,8 @@ Two groups, both fetched by default:
   pytorch-metric-learning, segmentation-models-pytorch, open-clip-torch, fastai,
   torchmetrics, kornia, torchtune, stable-baselines3, lightly,
   denoising-diffusion-pytorch, pytorch-forecasting, torchgeo, pyro-ppl,
-  asteroid, e3nn),
+  asteroid, e3nn, pytorch-tabnet, torchani, braindecode, tianshou,
+  avalanche-lib),
   labelled in ``benchmarks/labels.csv`` like the first group
   (docs/evaluation.md, "Research-style code").
 
@@ -66,6 +67,11 @@ RESEARCH_PACKAGES: Dict[str, str] = {
     "pyro_ppl": "pyro-ppl==1.9.2",
     "asteroid": "asteroid==0.7.0",
     "e3nn": "e3nn==0.6.0",
+    "pytorch_tabnet": "pytorch-tabnet==4.1.0",
+    "torchani": "torchani==2.9.0",
+    "braindecode": "braindecode==1.8.1",
+    "tianshou": "tianshou==2.0.1",
+    "avalanche_lib": "avalanche-lib==0.6.0",
 }
 TORCH_VERSION = "2.13.0"
 ALL_CORPORA = ["torch"] + list(PACKAGES)
