@@ -160,6 +160,9 @@ class OpFacts:
         # what a call with the first argument alone (a method: with no argument) may bind
         self.alone_kinds = tuple(sorted({return_kind(op._schema) for op in ops if _alone(op, False)}))
         self.alone_method_kinds = tuple(sorted({return_kind(op._schema) for op in ops if _alone(op, True)}))
+        # what a call with a second tensor (``torch.max(a, b)``, ``a.max(b)``) may bind
+        self.other_kinds = tuple(sorted({return_kind(op._schema) for op in ops if _binds_other(op, False)}))
+        self.other_method_kinds = tuple(sorted({return_kind(op._schema) for op in ops if _binds_other(op, True)}))
         functional = [op for op in ops if not _is_out(op)]
         self.aliasing = bool(functional) and all(_aliases_self(op._schema, False) for op in functional)
         self.view = self.aliasing and name in view_copies
@@ -315,6 +318,48 @@ def alone_kinds(varying: Dict[str, Tuple[str, ...]], facts: Dict[str, OpFacts],
     return out
 
 
+#: second arguments :func:`other_kinds` runs each candidate with: a 0-dim tensor of each
+#: kind an ``int``/``Scalar`` overload (``max.dim``) could also bind, and broadcast ones
+_OTHER_SAMPLES = (lambda: torch.tensor(1), lambda: torch.tensor(0), lambda: torch.tensor(True),
+                  lambda: torch.tensor(1.5), lambda: torch.tensor([1.0, 0.0, 2.0]),
+                  lambda: torch.ones(2, 3), lambda: torch.tensor([1]))
+
+
+def _binds_other(op, method: bool) -> bool:
+    """Does this overload take a ``Tensor other`` right after the tensor (``max.other``), every
+    later argument defaulted, no ``out``?"""
+    if _is_out(op) or method and not _is_method_variant(op):
+        return False
+    args = [a for a in op._schema.arguments if not method or a.name != "self"]
+    at = 0 if method else 1
+    return len(args) > at and args[at].name == "other" and _type_name(args[at].type) == "Tensor" \
+        and not args[at].kwarg_only and all(a.has_default_value() for a in args[at + 1:])
+
+
+def other_kinds(varying: Dict[str, Tuple[str, ...]], facts: Dict[str, OpFacts],
+                method: bool) -> Dict[str, str]:
+    """{name: kind} of the varying names a call with the tensor and a second tensor (the
+    second positional argument, or ``other=``) binds to a ``Tensor other`` overload of one
+    kind: ``torch.max(a, b)`` is the elementwise maximum.  The schemas give the kind; which
+    overload the Python parser picks for a 0-dim integer tensor (``max.dim`` could take it
+    as the dim) they do not say, so each name is run with every sample of
+    :data:`_OTHER_SAMPLES`, positional and as ``other=``, and kept only where each returns
+    a plain tensor."""
+    out = {}
+    for name in varying:
+        short = name.rpartition(".")[2]
+        f = inspect.getattr_static(torch.Tensor, name) if method \
+            else getattr(sys.modules[name.rpartition(".")[0]], short)
+        of = facts.get(getattr(f, "__name__", short)) if _is_c_function(f) else None
+        if of is None or (of.other_method_kinds if method else of.other_kinds) != ("Tensor",):
+            continue
+        call = getattr(torch.Tensor, name) if method else f  # Tensor.max(x, b) is x.max(b)
+        if all(type(r) is torch.Tensor for s in _OTHER_SAMPLES
+               for r in (call(torch.ones(2, 3), s()), call(torch.ones(2, 3), other=s()))):
+            out[name] = "Tensor"
+    return out
+
+
 def flag_tuples(method: bool) -> Dict[str, Tuple[str, ...]]:
     """:data:`FLAG_TUPLES` by qualified name (``torch.unique``) or method name, each checked:
     ``Tensor.<name>`` takes every flag with default False, and ``torch.<name>`` exists."""
@@ -422,6 +467,9 @@ def render() -> str:
         _dict("ALONE_FUNCTIONS", alone_kinds(fn[4], facts, False),
               "Of those, the ones a call with the tensor alone and no keyword (``torch.max(x)``,\n"
               "# ``torch.where(cond)``) makes return one kind: that kind."),
+        _dict("OTHER_FUNCTIONS", other_kinds(fn[4], facts, False),
+              "Of those, the ones a call with the tensor and a second tensor (positional, or\n"
+              "# ``other=``) makes return one kind (``torch.max(a, b)``: elementwise): that kind."),
         _dict("FLAG_TUPLE_FUNCTIONS", flag_tuples(False),
               "Functions that return one tensor with each of these flags False (the default), and a\n"
               "# tuple of one more tensor per flag True (``torch.unique(x, return_counts=True)``)."),
@@ -437,6 +485,9 @@ def render() -> str:
               "Tensor methods whose return type depends on the arguments: each kind it may be."),
         _dict("ALONE_METHODS", alone_kinds(me[4], facts, True),
               "Of those, the ones a call with no argument (``x.median()``) makes return one kind."),
+        _dict("OTHER_METHODS", other_kinds(me[4], facts, True),
+              "Of those, the ones a call with one tensor argument (positional, or ``other=``)\n"
+              "# makes return one kind (``a.max(b)``): that kind."),
         _dict("FLAG_TUPLE_METHODS", flag_tuples(True),
               "Tensor methods that return one tensor with each of these flags False (the default), and\n"
               "# a tuple of one more tensor per flag True (``x.unique(return_inverse=True)``)."),

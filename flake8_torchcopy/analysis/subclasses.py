@@ -23,7 +23,7 @@ _FACTORIES = frozenset("torch." + n for n in """
 _OPERAND_METHODS = frozenset("""
     add sub mul div true_divide floor_divide pow matmul mm bmm mv dot outer cross kron copy_ to
     type_as where masked_fill masked_fill_ masked_scatter index_add index_copy index_fill scatter
-    scatter_add add_ sub_ mul_ div_ pow_ lerp lerp_ maximum minimum fmax fmin fmod remainder atan2
+    scatter_add add_ sub_ mul_ div_ pow_ lerp lerp_ maximum minimum max min fmax fmin fmod remainder atan2
     eq ne lt le gt ge logical_and logical_or logical_xor bitwise_and bitwise_or bitwise_xor
     addcmul addcdiv addmm addbmm baddbmm clamp clamp_ clip expand_as view_as reshape_as
     new_tensor hypot xlogy logaddexp copysign ldexp nextafter""".split())

@@ -327,6 +327,13 @@ ALONE_FUNCTIONS = {
     'torch.where': 'Tensor[]',
 }
 
+# Of those, the ones a call with the tensor and a second tensor (positional, or
+# ``other=``) makes return one kind (``torch.max(a, b)``: elementwise): that kind.
+OTHER_FUNCTIONS = {
+    'torch.max': 'Tensor',
+    'torch.min': 'Tensor',
+}
+
 # Functions that return one tensor with each of these flags False (the default), and a
 # tuple of one more tensor per flag True (``torch.unique(x, return_counts=True)``).
 FLAG_TUPLE_FUNCTIONS = {
@@ -469,6 +476,13 @@ ALONE_METHODS = {
     'min': 'Tensor',
     'nanmedian': 'Tensor',
     'nonzero': 'Tensor',
+}
+
+# Of those, the ones a call with one tensor argument (positional, or ``other=``)
+# makes return one kind (``a.max(b)``): that kind.
+OTHER_METHODS = {
+    'max': 'Tensor',
+    'min': 'Tensor',
 }
 
 # Tensor methods that return one tensor with each of these flags False (the default), and

@@ -352,7 +352,7 @@ def call_method(ev, node, recv: Value, m: str, args: List[Value]) -> Value:
                 if count is not None and 0 < count <= 16:
                     return Value(NOT, elems=(each,) * count, item=each)
         return yields.tensor_pieces(recv) or UNKNOWN_VALUE
-    shaped = argreturns.method_value(ev, node, recv, m)  # x.max(), x.unique(return_counts=True)
+    shaped = argreturns.method_value(ev, node, recv, m, args)  # x.max(), x.unique(return_counts=True)
     if shaped is not None:
         return shaped
     if m not in api.TENSOR_METHODS:
