@@ -5,7 +5,9 @@ A call of a function the linted file imports from its own package (``from .utils
 make``, ``from ..ops.boxes import make``, ``from toppkg.utils import make``, ``import
 toppkg.utils as u; u.make()``) is a tensor when the function's module, found on disk,
 defines it once and every ``return`` of it is a torch constructor
-(:func:`.returns.returns_tensor`, with that module's own imports).  A name the module
+(:func:`.returns.returns_tensor`, with that module's own imports), or its data flow proves
+it one; a tuple with a tensor at each position where every ``return`` is a tuple display of
+one length holding a tensor there (``return vals, vecs``).  A name the module
 re-exports (``from .impl import make`` in an ``__init__.py``) is followed to where it is
 defined, at most :data:`MAX_DEPTH` modules away, never around a cycle.
 
@@ -43,6 +45,7 @@ from .projectdisk import Version, file_of, package_of, stat_key, version
 from .projectmodule import module_of, release_trees
 from .projecttext import def_says_no, dynamic, may_bind, may_rebind
 from .returns import bound_once
+from .returnwalker import Shape, tuple_value
 from .values import OTHER_MODULE, TENSOR, Value
 
 __all__ = ["MAX_DEPTH", "Project", "forget", "imported_call", "package_of", "project_for", "release_trees"]
@@ -73,9 +76,10 @@ class Project:
         base = parts[:len(parts) - drop]
         return ".".join(base + (module.split(".") if module else []))
 
-    def returns_tensor(self, dotted: str, through: bool = True) -> bool:
+    def returns_tensor(self, dotted: str, through: bool = True) -> Shape:
         """Is ``dotted`` (``toppkg.mod.f``) a function of this project whose every call
-        returns a tensor?  ``through``: the module is reached through its packages'
+        returns a tensor (True), or a tuple with tensors at fixed positions (a tuple of
+        bools, :data:`~.returnwalker.Shape`)?  ``through``: the module is reached through its packages'
         namespaces (``import a.b as m``, ``a.b.f``), not found by its name (``from a.b
         import f``)."""
         if self.root is None or "." not in dotted or dotted.split(".")[0] != self.top():
@@ -128,14 +132,14 @@ def _leaves(init: str, package: str, name: str) -> bool:
     return not bound or bound == 1 and m.from_imports.get(name) in ((1, None, name), (0, package, name))
 
 
-def _returns(root: str, module: str, name: str, depth: int, seen: Set[Tuple[str, str]]) -> bool:
+def _returns(root: str, module: str, name: str, depth: int, seen: Set[Tuple[str, str]]) -> Shape:
     """Is ``module.name`` (module under ``root``) a function whose every return is a torch
     constructor, following re-exports ``depth`` modules deep?"""
     found = _defining(root, module, name, depth, seen)[0]
     if found is None:
         return False
     m = module_of(found[0])
-    return m is not None and tensor_def(m, found[1])
+    return tensor_def(m, found[1]) if m is not None else False
 
 
 def _defining(root: str, module: str, name: str, depth: int,
@@ -219,9 +223,13 @@ def imported_call(walker, node: ast.Call, func: Value) -> Optional[Value]:
     project = walker.__dict__.get("_project", False)
     if project is False:
         project = walker._project = project_for(walker.path)
-    if project is not None and dotted.partition(".")[0] == project.top() \
-            and project.returns_tensor(dotted, through):
+    if project is None or dotted.partition(".")[0] != project.top():
+        return None
+    shape = project.returns_tensor(dotted, through)
+    if shape is True:
         return Value(TENSOR, caveat=OTHER_MODULE)
+    if isinstance(shape, tuple):  # return vals, vecs: a tensor at each position the answer says
+        return tuple_value(shape, [OTHER_MODULE] * len(shape))
     return None
 
 

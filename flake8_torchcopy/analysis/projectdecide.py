@@ -11,7 +11,7 @@ rests on it is remembered (:data:`CUTS` counts the cuts).
 """
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Set
+from typing import Dict, List, Optional, Set, Tuple, Union
 
 from .projectdisk import Version, stat_key
 
@@ -73,9 +73,10 @@ def note(reads: Reads, height: int) -> None:
         top.height = max(top.height, height + 1)
 
 
-def tensor_def(module, name: str) -> bool:
+def tensor_def(module, name: str) -> Union[bool, Tuple[bool, ...]]:
     """Does ``module``'s function ``name`` (a :class:`~.projectmodule.Module`) return a
-    tensor on every path?  Decided when first asked (:meth:`~.projectmodule.Module.decide`),
+    tensor on every path (True), or a tuple display with tensors where the answer's tuple
+    says (:data:`~.returnwalker.Shape`)?  Decided when first asked (:meth:`~.projectmodule.Module.decide`),
     and remembered with what it read (:func:`valid`).  A module whose function is being
     decided is not entered again (a cycle), nor one more than :data:`MAX_DEPTH` decisions
     deep: the answer is no, and neither it nor any answer that rests on it is remembered."""
@@ -93,7 +94,7 @@ def tensor_def(module, name: str) -> bool:
     _BUILDING.add(module.path)
     cuts = CUTS[0]
     try:
-        answer = module.decide(name)
+        answer: Union[bool, Tuple[bool, ...]] = module.decide(name)
     except (RecursionError, MemoryError, SyntaxError, ValueError):
         answer = False
     finally:

@@ -19,7 +19,7 @@ from . import projectdecide as decisions
 from .projectdisk import UNPARSED, Version, version
 from .projecttext import structure_returns
 from .returns import ModuleNames, bound_once, returns_tensor
-from .returnwalker import walker_of
+from .returnwalker import Shape, walker_of
 
 
 class Module:
@@ -61,10 +61,11 @@ class Module:
             if ("torch" in text or "Tensor" in text) and ("yield" not in text or structure_returns(func)):
                 self.candidates.add(name)
         # name -> (answer, {path: version} of the modules the answer read, height of its chain)
-        self.decided: Dict[str, Tuple[bool, decisions.Reads, int]] = {}
+        self.decided: Dict[str, Tuple[Shape, decisions.Reads, int]] = {}
 
-    def decide(self, name: str) -> bool:
-        """Does every return of the candidate ``name`` make a tensor?  (Called by
+    def decide(self, name: str) -> Shape:
+        """Does every return of the candidate ``name`` make a tensor (True), or a tuple
+        display with tensors at fixed positions (:data:`~.returnwalker.Shape`)?  (Called by
         :func:`.projectdecide.tensor_def`, in this module's frame.)"""
         tree = live(self)
         func = tree.defs.get(name)
@@ -100,7 +101,7 @@ class Module:
 
         return qualname
 
-    def walked_returns(self, tree: "Live", func: ast.FunctionDef) -> bool:
+    def walked_returns(self, tree: "Live", func: ast.FunctionDef) -> Shape:
         """Does the data-flow analysis (the walker the rules use) prove every value ``func``
         returns a tensor, with its parameters unknown?  The module body is walked once per
         live tree (the environment functions see); then ``func`` alone.  Its calls of
@@ -116,7 +117,7 @@ class Module:
         top.reads.update(tree.reads)
         top.height = max(top.height, tree.height)
         cuts = decisions.CUTS[0]
-        out = tree.walker.returns_tensor(func)
+        out = tree.walker.returns_shape(func)
         if decisions.CUTS[0] != cuts:
             tree.walker = None  # it may remember what a cut left unknown
         else:

@@ -16,6 +16,7 @@ from typing import List
 
 from .projectdisk import FileVersion
 from .returns import dynamic_text
+from .returnwalker import tuple_length
 
 _IMPORT_TEXT = re.compile(r"\bimport\b(?:\s*\([^)]*\)|(?:\\\n|[^\n])*)")
 _DEF_TEXT = re.compile(r"^[ \t]*def[ \t]+(\w+)[ \t]*\(", re.M)
@@ -69,8 +70,9 @@ def _binds(text: str, name: str, defs: set) -> bool:
 def def_says_no(text: str, name: str) -> bool:
     """Does the one ``def name(`` at the module's top level (column 0), parsed alone, show
     that no call of it is a tensor: decorated, ``async``, a generator, not ending in a
-    ``return``, or with a ``return`` of nothing, a constant or a display?  (The module is
-    then not parsed.)  False where it cannot tell: no such ``def`` or more than one, or its
+    ``return``, or with a ``return`` of nothing, a constant or a display (unless every
+    ``return`` is a tuple display of one length: ``return vals, vecs`` may hold tensors)?
+    (The module is then not parsed.)  False where it cannot tell: no such ``def`` or more than one, or its
     text does not parse alone."""
     found = [m.start() for m in re.finditer(r"^(?:async[ \t]+)?def[ \t]+" + re.escape(name) + r"[ \t]*\(",
                                             text, re.M)]
@@ -90,6 +92,8 @@ def def_says_no(text: str, name: str) -> bool:
     func = tree.body[0]
     if not structure_returns(func):
         return True
+    if tuple_length(func) is not None:
+        return False  # return vals, vecs: may hold tensors (decided on the module's parse)
     stack: List[ast.AST] = list(func.body)
     while stack:
         node = stack.pop()

@@ -3,15 +3,22 @@
 :func:`walker_of` walks a module's body once (the environment its functions see) with
 :class:`~.flow.FlowWalker`, walking no function unless asked; :meth:`returns_tensor` then
 walks one function, recording what each of its ``return`` statements evaluates to, and
-says whether every one is a tensor (its parameters unknown).  The class is made when first
+says whether every one is a tensor (its parameters unknown), or, where every ``return`` is a
+tuple display of one length (``return vals, vecs``; :func:`tuple_length`), at which
+positions every one holds a tensor (:func:`tuple_shape`).  The class is made when first
 needed: flow imports exprs, which imports the summaries.
 """
 from __future__ import annotations
 
 import ast
-from typing import Any, List, Optional
+from typing import Any, List, Optional, Tuple, Union
 
-from .values import TENSOR, Env, Value
+from .returns import own_nodes
+from .values import NOT, TENSOR, UNKNOWN_VALUE, Env, Value
+
+#: what a function's calls return, as the summaries answer: True a tensor, a tuple of bools
+#: a tuple of that length with a tensor where True (``return vals, vecs``), False neither
+Shape = Union[bool, Tuple[bool, ...]]
 
 _RETURN_WALKER: Optional[Any] = None
 
@@ -50,8 +57,15 @@ def _return_walker_class() -> Any:
             finally:
                 self.function_of = saved
 
-        def returns_tensor(self, func: ast.AST) -> bool:
+        def returns_shape(self, func: ast.AST) -> Shape:
+            """True: every return of ``func`` is a tensor; the tensor positions where every
+            return is a tuple display of one length (:func:`tuple_length`); else False."""
+            n = tuple_length(func)
+            if n is None and not _returns_may_be_tensors(func):
+                return False
             got = self.returns_of(func) or []
+            if n is not None:
+                return tuple_shape(got, n) or False
             return bool(got) and all(v is not None and v.kind == TENSOR for v in got)
 
         def returns_of(self, func: ast.AST) -> Optional[List[Optional[Value]]]:
@@ -107,13 +121,55 @@ def walked_returns(ev, func: ast.AST) -> Optional[Value]:
     Only asked where the function's text names ``torch`` (nothing else makes a tensor from
     nothing); the walker of returns asks no further (its calls keep to return forms)."""
     from .returns import def_bound_once, exits_by_return
-    if not getattr(ev, "walks_returns", True) or not exits_by_return(func) or not _returns_may_be_tensors(func) \
+    if not getattr(ev, "walks_returns", True) or not exits_by_return(func):
+        return None
+    n = tuple_length(func)
+    if n is None and not _returns_may_be_tensors(func) \
             or "torch" not in ev.idx.text(func) or not def_bound_once(func, ev.static_qualname):  # type: ignore[arg-type]
         return None
     values = module_returns(ev, func)
+    if n is not None:
+        shape = tuple_shape(values or [], n)
+        if shape is None:
+            return None
+        rows = [v.elems for v in values or [] if v is not None and v.elems is not None]
+        return tuple_value(shape, [next((r[i].caveat for r in rows if r[i].caveat), None) for i in range(n)])
     if not values or any(v is None or v.kind != TENSOR for v in values):
         return None
     return Value(TENSOR, caveat=next((v.caveat for v in values if v.caveat), None))
+
+
+def tuple_length(func: ast.AST) -> Optional[int]:
+    """n where every ``return`` of ``func`` itself (not of a function inside it) is a tuple
+    display of n items, none starred (``return vals, vecs``); else None.  (A function that
+    may end otherwise is ruled out by the callers: it ends in a ``return``.)"""
+    n: Optional[int] = None
+    for node in own_nodes(func):
+        if isinstance(node, ast.Return):
+            v = node.value
+            if not isinstance(v, ast.Tuple) or not v.elts or any(isinstance(e, ast.Starred) for e in v.elts) \
+                    or n is not None and len(v.elts) != n:
+                return None
+            n = len(v.elts)
+    return n
+
+
+def tuple_shape(values: List[Optional[Value]], n: int) -> Optional[Tuple[bool, ...]]:
+    """At which of the n positions every recorded return (tuple displays of n items) holds a
+    tensor; None where none does, or a return was not recorded."""
+    if not values or any(v is None or v.elems is None or len(v.elems) != n for v in values):
+        return None
+    rows = [v.elems for v in values if v is not None and v.elems is not None]
+    shape = tuple(all(r[i].kind == TENSOR for r in rows) for i in range(n))
+    return shape if any(shape) else None
+
+
+def tuple_value(shape: Tuple[bool, ...], caveats: List[Optional[str]]) -> Value:
+    """A call's value where its function returns a tuple of ``shape``: a tensor (with its
+    caveat) at each True position, unknown at the others."""
+    elems = tuple(Value(TENSOR, caveat=c) if t else UNKNOWN_VALUE for t, c in zip(shape, caveats))
+    item = Value(TENSOR, caveat=next((c for c in caveats if c), None)) if all(shape) else None
+    return Value(NOT, elems=elems, item=item)
 
 
 #: return values that are never a tensor (a literal, a display, a test, a string, a function)
