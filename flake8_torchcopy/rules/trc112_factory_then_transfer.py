@@ -162,6 +162,11 @@ class FactoryThenTransfer(Rule):
             note="a legacy constructor, then .to(device, dtype): no fix",
         ),
         Example(
+            code="import torch\ndef f(d, x):\n    return torch.eye(*d.shape).to('cuda')\n",
+            fixed="import torch\ndef f(d, x):\n    return torch.eye(*d.shape, device='cuda')\n",
+            note="sizes unpacked into the factory: its other parameters are keyword-only",
+        ),
+        Example(
             code="import torch\nnoise = torch.randn(4).cuda()\n",
             note="a random factory draws other numbers on the device: no fix",
         ),
@@ -191,8 +196,11 @@ class FactoryThenTransfer(Rule):
             return  # torch.tensor(t) of a tensor builds where t is (TRC101's), maybe on the device
         fkw = keywords(inner)
         tkw = keywords(node)
-        if fkw is None or tkw is None or any(isinstance(a, ast.Starred) for a in inner.args + node.args):
+        if fkw is None or tkw is None or any(isinstance(a, ast.Starred) for a in node.args):
             return
+        if name == "tensor" and any(isinstance(a, ast.Starred) for a in inner.args):
+            return  # torch.tensor(*x): its data may be a tensor
+        # (sizes unpacked into a factory, torch.eye(*x.shape): its other parameters are keywords)
         if set(fkw) & {"device", "out", "pin_memory", "requires_grad"}:
             return
         what = self.target(node, tkw, ctx)
