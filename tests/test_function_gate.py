@@ -47,6 +47,26 @@ SNIPPETS = {
     "torch aliased for a transfer": (
         "import torch as th\n"
         "def f(d):\n    return th.zeros(3).to('cuda')\n", "TRC112"),
+    # aliases bound below the top level, by a tuple, by :=, through another alias
+    "a factory aliased in a try": (
+        "import torch\ntry:\n    from torch import zeros as z\nexcept ImportError:\n    z = None\n"
+        "def f():\n    return z(3).cuda()\n", "TRC112"),
+    "a factory aliased in an if": (
+        "import torch\nif torch:\n    Z = torch.zeros\ndef f():\n    return Z(3).cuda()\n", "TRC112"),
+    "a factory aliased in the function": (
+        "import torch\ndef f():\n    from torch import zeros as z\n    return z(3).cuda()\n", "TRC112"),
+    "a factory aliased by a tuple": (
+        "import torch\nZ, O = torch.zeros, torch.ones\ndef f():\n    return Z(3).cuda()\n", "TRC112"),
+    "a factory aliased by :=": (
+        "import torch\n(Z := torch.zeros)\ndef f():\n    return Z(3).cuda()\n", "TRC112"),
+    "a factory through a chain of aliases": (
+        "import torch\nZ = torch.zeros\nW = Z\ndef f():\n    return W(3).cuda()\n", "TRC112"),
+    "deepcopy aliased in a try": (
+        "import torch\ntry:\n    from copy import deepcopy as dc\nexcept ImportError:\n    dc = None\n"
+        "def f():\n    t = torch.randn(3)\n    return dc(t)\n", "TRC105"),
+    "torch.tensor aliased in a try": (
+        "import torch\ntry:\n    from torch import tensor as T\nexcept ImportError:\n    T = None\n"
+        "def f():\n    t = torch.randn(3)\n    return T(t)\n", "TRC101"),
 }
 
 

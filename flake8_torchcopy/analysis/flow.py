@@ -298,7 +298,7 @@ class FlowWalker(StatementWalker):
         answers whether the text holds a word (the engine's file check asked many already).
         """
         groups = [tuple(g) for g in triggers]
-        groups.extend(alias_groups(tree, groups))
+        groups.extend(alias_groups(tree, groups, source))
         present = WordsIn(source) if words is None else words
         # a function's text is part of the module's: a group not all there matches nowhere;
         # the words a module word stands for are not asked of each function

@@ -9,15 +9,15 @@ one of the callees the rule asks about, which rules out most of them; a
 :class:`~flake8_torchcopy.rules.base.WordPattern` is a regular expression (``x.T``, not
 ``torch.Tensor``; a factory's name as a whole identifier).  A name imported
 under an alias (``from torch import tensor as T``, ``import torch as th``) or bound to one
-at the top level (``T = torch.tensor``) may stand for a word: :func:`alias_groups` gives
-the groups the alias then stands in for, with a call of the alias (``T(``) where it
-stands for a callee.
+(``T = torch.tensor``; in a block, a function, through a chain of aliases) may stand for a
+word: :func:`alias_groups` gives the groups the alias then stands in for, with a call of
+the alias (``T(``) where it stands for a callee.
 """
 from __future__ import annotations
 
 import ast
 import re
-from typing import FrozenSet, List, Optional, Protocol, Sequence, Tuple, Union
+from typing import Dict, FrozenSet, List, Optional, Protocol, Sequence, Set, Tuple, Union
 
 
 class CallWord(Protocol):
@@ -70,8 +70,10 @@ def _hidden(word: Word, qualname: str, binds_module: bool) -> bool:
     return any(core in p for p in parts)
 
 
-def alias_groups(tree: ast.AST, triggers: Sequence[Sequence[Word]]) -> List[Tuple[Word, ...]]:
-    """The groups the names a module binds to another name at its top level stand in for: a
+def alias_groups(tree: ast.AST, triggers: Sequence[Sequence[Word]],
+                 source: Optional[str] = None) -> List[Tuple[Word, ...]]:
+    """The groups the names a module binds to another name anywhere stand in for
+    (:func:`_bindings`): a
     group of ``triggers`` with the words the alias may stand for replaced by the alias
     (``import torch as th``: ``("torch", ".to(")`` gives ``("th", ".to(")``;
     ``T = torch.tensor``: ``(CallWord("tensor(", ...),)`` gives ``("T",)``)."""
@@ -88,23 +90,74 @@ def alias_groups(tree: ast.AST, triggers: Sequence[Sequence[Word]]) -> List[Tupl
             if new not in out:
                 out.append(new)
 
-    for node in tree.body:  # type: ignore[attr-defined]
+    callees = frozenset().union(*(w.callees for g in triggers for w in g if not isinstance(w, str)))
+    cores = {w.rstrip("(") for g in triggers for w in g if isinstance(w, str) and not w.startswith(".")}
+    for alias, qualname, module in dict.fromkeys(_bindings(tree, source)):
+        if qualname.rpartition(".")[2] in callees or any(c in qualname for c in cores):
+            add(alias, qualname, module)
+    return out
+
+
+_WALRUS = re.compile(r"(?<![\w.])([^\W\d]\w*)\s*:=\s*\(?\s*([^\W\d]\w*(?:\s*\.\s*[^\W\d]\w*)*)(?![\w.])(?!\s*[(\[])")
+_CHAIN = 3  # links of a chain of aliases followed
+_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
+def _bindings(tree: ast.AST, source: Optional[str]) -> List[Tuple[str, str, bool]]:
+    """``(alias, qualified name, binds a module)`` of every name bound to another by an
+    ``import ... as``, an assignment of a dotted name (``T = torch.tensor``; a tuple of
+    them; ``:=``) at any depth: in ``if``/``try`` blocks, in functions (a local alias is
+    followed too), the first name of a dotted value replaced by what an alias of it
+    stands for (``W = Z`` where ``Z = torch.zeros``)."""
+    pairs: List[Tuple[str, str, bool]] = []
+    stack: List[ast.AST] = list(getattr(tree, "body", ()))
+    while stack:  # statements only: cheap, expressions are not entered
+        node = stack.pop()
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             for a in node.names:
-                if not a.asname:
-                    continue
-                if isinstance(node, ast.Import):
-                    add(a.asname, a.name, True)
-                else:
-                    add(a.asname, ".".join(p for p in (node.module, a.name) if p), False)
+                if a.asname:
+                    pairs.append((a.asname, a.name, True) if isinstance(node, ast.Import) else
+                                 (a.asname, ".".join(p for p in (node.module, a.name) if p), False))
         elif isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
-            dotted = _dotted(node.value)
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            if dotted is not None:
-                for t in targets:
-                    if isinstance(t, ast.Name):
-                        add(t.id, dotted, False)
-    return out
+            for t in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                _pair(t, node.value, pairs)
+        for name in _BLOCKS:
+            for child in getattr(node, name, None) or ():
+                stack.extend(getattr(child, "body", ()) if name in ("handlers", "cases") else (child,))
+    if source is None:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.NamedExpr):
+                _pair(node.target, node.value, pairs)
+    elif ":=" in source:  # a text scan, not a walk of every expression
+        pairs.extend((m[1], re.sub(r"\s", "", m[2]), False) for m in _WALRUS.finditer(source))
+    known: Dict[str, Set[Tuple[str, bool]]] = {}
+    for alias, q, m in pairs:
+        known.setdefault(alias, set()).add((q, m))
+    for _ in range(_CHAIN):  # W = Z, Z = torch.zeros; not node = node.parent
+        grown = []
+        for alias, q, _m in pairs:
+            head, _, rest = q.partition(".")
+            for hq, hm in list(known.get(head, ()) if head != alias else ()):
+                new = (hq + "." + rest if rest else hq, hm and not rest)
+                if hq.partition(".")[0] not in (alias, head) and new not in known[alias]:
+                    known[alias].add(new)
+                    grown.append((alias,) + new)
+        if not grown:
+            break
+        pairs.extend(grown)
+    return pairs
+
+
+def _pair(target: ast.AST, value: ast.AST, pairs: List[Tuple[str, str, bool]]) -> None:
+    """``target = value``'s aliases: a name bound to a dotted name, item by item for tuples."""
+    if isinstance(target, (ast.Tuple, ast.List)) and isinstance(value, (ast.Tuple, ast.List)) \
+            and len(target.elts) == len(value.elts):
+        for t, v in zip(target.elts, value.elts):
+            _pair(t, v, pairs)
+        return
+    dotted = _dotted(value)
+    if dotted is not None and isinstance(target, ast.Name) and target.id != dotted:
+        pairs.append((target.id, dotted, False))
 
 
 def _dotted(node: ast.AST) -> Optional[str]:
