@@ -282,6 +282,86 @@ LOOKALIKES = {  # quiet; run: torch.tensor gets no tensor
             mlp[0].register_forward_hook(lambda m, a, out: out.tolist())
             return torch.tensor(mlp(torch.randn(3, 4)))
         """,
+    "a walk that tests by a tuple of classes": """
+        class ToList(nn.Module):
+            def forward(self, x):
+                return x.tolist()
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.head = nn.Sequential(nn.Linear(4, 2))
+                for mod in self.children():
+                    if isinstance(mod, (nn.Sequential, nn.ModuleList)):
+                        mod.append(ToList())
+            def forward(self, x):
+                return torch.tensor(self.head(x))
+        def use():
+            return M()(torch.randn(3, 4))
+        """,
+    "a walk that tries every module": """
+        class ToList(nn.Module):
+            def forward(self, x):
+                return x.tolist()
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.head = nn.Sequential(nn.Linear(4, 2))
+                for mod in self.modules():
+                    try:
+                        mod.append(ToList())
+                    except AttributeError:
+                        pass
+            def forward(self, x):
+                return torch.tensor(self.head(x))
+        def use():
+            return M()(torch.randn(3, 4))
+        """,
+    "a walk that stores an attribute": """
+        class ToList(nn.Module):
+            def forward(self, x):
+                return x.tolist()
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.head = nn.Sequential(nn.Linear(4, 2))
+                for _, mod in self.named_children():
+                    mod.extra = ToList()
+            def forward(self, x):
+                return torch.tensor(self.head(x))
+        def use():
+            return M()(torch.randn(3, 4))
+        """,
+    "the first child of a walk": """
+        class ToList(nn.Module):
+            def forward(self, x):
+                return x.tolist()
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.head = nn.Sequential(nn.Linear(4, 2))
+                list(self.children())[0].append(ToList())
+            def forward(self, x):
+                return torch.tensor(self.head(x))
+        def use():
+            return M()(torch.randn(3, 4))
+        """,
+    "a function applied that stores an attribute": """
+        class ToList(nn.Module):
+            def forward(self, x):
+                return x.tolist()
+        def _widen(m):
+            if type(m).__name__ == "Sequential":
+                m.extra = ToList()
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.head = nn.Sequential(nn.Linear(4, 2))
+                self.apply(_widen)
+            def forward(self, x):
+                return torch.tensor(self.head(x))
+        def use():
+            return M()(torch.randn(3, 4))
+        """,
     "a Sequential passed straight to a helper": """
         class ToList(nn.Module):
             def forward(self, x):

@@ -19,7 +19,9 @@ in the module for a module-level name) is such a use; for ``self.<attr>``
 (:func:`attribute_kept`): every ``.<attr>`` of the module is, and no string names it
 (``getattr(self, "head")``).  A module whose text may change a Sequential it reaches by a
 walk of the module tree (``isinstance(m, nn.Sequential)``, ``hasattr(m, "append")``,
-``_modules``, ``x.add_module(`` on anything but ``self``, ``.__setitem__(``...) proves
+``_modules``, ``x.add_module(`` on anything but ``self``, ``.__setitem__(``, any walk:
+``.modules()``, ``.children()``, ``named_*``, ``get_submodule``; ``.apply(f)`` where the text
+also appends, calls ``setattr`` or stores an attribute of a name other than ``self``) proves
 nothing (:func:`text_refuses`).  Not seen: uses in other modules (the caveat of
 :data:`SEQUENTIAL_OUTPUT`: the fixes are unsafe).
 """
@@ -44,7 +46,12 @@ READS = frozenset("forward parameters named_parameters buffers named_buffers sta
 _TREE_WRITES = re.compile(r"(?:isinstance\([^()]*|\bis\s+|==\s*)[\w.]*\bSequential\b"
                           r"|hasattr\([^()]*[\"'](?:append|extend|insert|pop|add_module|register_module)[\"']"
                           r"|\b_modules\b|\.(?:__setitem__|__delitem__|__iadd__|__imul__)\("
-                          r"|(?<!\bself)\.(?:add_module|register_module)\(")
+                          r"|(?<!\bself)\.(?:add_module|register_module)\("
+                          # a walk hands out every module, whatever it is tested by (or not)
+                          r"|\b(?:modules|children|named_modules|named_children|get_submodule)\s*\(")
+#: with ``.apply(f)`` (``f`` is given every module): forms that may change the one it is given
+_APPLIED_WRITES = re.compile(r"\.(?:append|extend|insert)\s*\(|\bsetattr\s*\("
+                             r"|(?<![\w.])(?!self\b)[^\W\d]\w*\s*\.\s*\w+\s*=(?!=)")
 
 _ORDERED_DICTS = frozenset({"collections.OrderedDict", "typing.OrderedDict"})
 _TEXT: List = [None, None]  # (source, whether text_refuses it)
@@ -84,7 +91,8 @@ def text_refuses(source: str) -> bool:
     """May the module change a Sequential it reaches by a walk of the module tree?  Once
     per module."""
     if _TEXT[0] is not source:
-        _TEXT[:] = [source, _TREE_WRITES.search(source) is not None]
+        _TEXT[:] = [source, _TREE_WRITES.search(source) is not None
+                    or re.search(r"\.apply\s*\(", source) is not None and _APPLIED_WRITES.search(source) is not None]
     return _TEXT[1]
 
 
