@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Dict, FrozenSet, List, Optional, Protocol, Sequence, Set, Tuple, Union
+from functools import lru_cache
+from typing import Callable, Dict, FrozenSet, List, Optional, Protocol, Sequence, Set, Tuple, Union
 
 
 class CallWord(Protocol):
@@ -92,44 +93,79 @@ def alias_groups(tree: ast.AST, triggers: Sequence[Sequence[Word]],
 
     callees = frozenset().union(*(w.callees for g in triggers for w in g if not isinstance(w, str)))
     cores = {w.rstrip("(") for g in triggers for w in g if isinstance(w, str) and not w.startswith(".")}
-    for alias, qualname, module in dict.fromkeys(_bindings(tree, source)):
-        if qualname.rpartition(".")[2] in callees or any(c in qualname for c in cores):
+    relevant = _relevance(frozenset(cores), callees)
+    if relevant is None:
+        return out
+    # a bare name (W = Z) is kept too: it may be a link of a chain of aliases
+    for alias, qualname, module in dict.fromkeys(_bindings(tree, source, lambda q: "." not in q or relevant(q))):
+        if relevant(qualname):
             add(alias, qualname, module)
     return out
 
 
-_WALRUS = re.compile(r"(?<![\w.])([^\W\d]\w*)\s*:=\s*\(?\s*([^\W\d]\w*(?:\s*\.\s*[^\W\d]\w*)*)(?![\w.])(?!\s*[(\[])")
+# around each ``:=`` (found by str.find: a pattern led by the name would be tried at every
+# position of the file): the name bound before it, the dotted name after it
+@lru_cache(maxsize=8)
+def _relevance(cores: FrozenSet[str], callees: FrozenSet[str]) -> Optional[Callable[[str], object]]:
+    """Whether a dotted name may stand for a word: it holds one of ``cores``, or ends in
+    one of ``callees`` (None: nothing can)."""
+    alternatives = [re.escape(c) for c in sorted(cores)]
+    if callees:
+        alternatives.append(r"(?:^|\.)(?:%s)$" % "|".join(map(re.escape, sorted(callees))))
+    return re.compile("|".join(alternatives)).search if alternatives else None
+
+
+_WALRUS_NAME = re.compile(r"(?<![\w.])([^\W\d]\w*)\s*$")
+_WALRUS_VALUE = re.compile(r"\s*\(?\s*([^\W\d]\w*(?:\s*\.\s*[^\W\d]\w*)*)(?![\w.])(?!\s*[(\[])")
 _CHAIN = 3  # links of a chain of aliases followed
 _BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
+_BLOCK_FIELDS: Dict[type, Tuple[str, ...]] = {}  # a statement class -> those of its fields
 
 
-def _bindings(tree: ast.AST, source: Optional[str]) -> List[Tuple[str, str, bool]]:
+def _bindings(tree: ast.AST, source: Optional[str],
+              keep: Callable[[str], object] = bool) -> List[Tuple[str, str, bool]]:
     """``(alias, qualified name, binds a module)`` of every name bound to another by an
     ``import ... as``, an assignment of a dotted name (``T = torch.tensor``; a tuple of
-    them; ``:=``) at any depth: in ``if``/``try`` blocks, in functions (a local alias is
-    followed too), the first name of a dotted value replaced by what an alias of it
-    stands for (``W = Z`` where ``Z = torch.zeros``)."""
+    them; ``:=``) by the module's own statements, in ``if``/``try``/``with``/loop blocks
+    too, the first name of a dotted value replaced by what an alias of it stands for
+    (``W = Z`` where ``Z = torch.zeros``).  Not in functions or classes: reading every
+    body would cost every file (a function's own ``z = torch.zeros`` is in its text, which
+    :func:`~flake8_torchcopy.rules.base.calls_pattern` finds; its own ``from torch import
+    zeros as z`` is not followed)."""
     pairs: List[Tuple[str, str, bool]] = []
     stack: List[ast.AST] = list(getattr(tree, "body", ()))
     while stack:  # statements only: cheap, expressions are not entered
         node = stack.pop()
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            for a in node.names:
+        kind = node.__class__
+        if kind is ast.Import or kind is ast.ImportFrom:
+            for a in node.names:  # type: ignore[attr-defined]
                 if a.asname:
-                    pairs.append((a.asname, a.name, True) if isinstance(node, ast.Import) else
-                                 (a.asname, ".".join(p for p in (node.module, a.name) if p), False))
-        elif isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
-            for t in node.targets if isinstance(node, ast.Assign) else [node.target]:
-                _pair(t, node.value, pairs)
-        for name in _BLOCKS:
-            for child in getattr(node, name, None) or ():
-                stack.extend(getattr(child, "body", ()) if name in ("handlers", "cases") else (child,))
+                    pairs.append((a.asname, a.name, True) if kind is ast.Import else
+                                 (a.asname, ".".join(p for p in (node.module, a.name) if p), False))  # type: ignore[attr-defined]
+        elif kind is ast.Assign or kind is ast.AnnAssign:
+            if node.value is not None:  # type: ignore[attr-defined]
+                for t in node.targets if kind is ast.Assign else [node.target]:  # type: ignore[attr-defined]
+                    _pair(t, node.value, pairs, keep)  # type: ignore[attr-defined]
+        if kind is ast.FunctionDef or kind is ast.AsyncFunctionDef or kind is ast.ClassDef:
+            continue  # the module's own names only: a walk of every body costs every file
+        fields = _BLOCK_FIELDS.get(kind)
+        if fields is None:
+            fields = _BLOCK_FIELDS[kind] = tuple(f for f in _BLOCKS if f in kind._fields)
+        for name in fields:
+            for child in getattr(node, name) or ():
+                stack.extend(child.body if name in ("handlers", "cases") else (child,))
     if source is None:
         for node in ast.walk(tree):
             if isinstance(node, ast.NamedExpr):
                 _pair(node.target, node.value, pairs)
     elif ":=" in source:  # a text scan, not a walk of every expression
-        pairs.extend((m[1], re.sub(r"\s", "", m[2]), False) for m in _WALRUS.finditer(source))
+        pos = source.find(":=")
+        while pos >= 0:
+            bound = _WALRUS_NAME.search(source, max(0, pos - 200), pos)
+            value = _WALRUS_VALUE.match(source, pos + 2)
+            if bound and value:
+                pairs.append((bound[1], re.sub(r"\s", "", value[1]), False))
+            pos = source.find(":=", pos + 2)
     known: Dict[str, Set[Tuple[str, bool]]] = {}
     for alias, q, m in pairs:
         known.setdefault(alias, set()).add((q, m))
@@ -148,15 +184,17 @@ def _bindings(tree: ast.AST, source: Optional[str]) -> List[Tuple[str, str, bool
     return pairs
 
 
-def _pair(target: ast.AST, value: ast.AST, pairs: List[Tuple[str, str, bool]]) -> None:
-    """``target = value``'s aliases: a name bound to a dotted name, item by item for tuples."""
+def _pair(target: ast.AST, value: ast.AST, pairs: List[Tuple[str, str, bool]],
+          keep: Callable[[str], object] = bool) -> None:
+    """``target = value``'s aliases: a name bound to a dotted name ``keep`` keeps, item by
+    item for tuples."""
     if isinstance(target, (ast.Tuple, ast.List)) and isinstance(value, (ast.Tuple, ast.List)) \
             and len(target.elts) == len(value.elts):
         for t, v in zip(target.elts, value.elts):
-            _pair(t, v, pairs)
+            _pair(t, v, pairs, keep)
         return
     dotted = _dotted(value)
-    if dotted is not None and isinstance(target, ast.Name) and target.id != dotted:
+    if dotted is not None and isinstance(target, ast.Name) and target.id != dotted and keep(dotted):
         pairs.append((target.id, dotted, False))
 
 
