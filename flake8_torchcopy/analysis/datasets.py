@@ -32,6 +32,7 @@ import ast
 import re
 from typing import Dict, List, Optional, Set
 
+from .nodeindex import select, walk
 from .pipelines import LIBRARY, TENSOR_DATASET
 from .returns import bound_once, module_names
 from .summaries import DATA_BASES
@@ -124,7 +125,7 @@ def patches_unseen(ev) -> bool:
 def _torch_names(tree: ast.AST) -> Dict[str, str]:
     """Names any import of the module binds to ``torch`` or below (every scope at once)."""
     names: Dict[str, str] = {}
-    for n in ast.walk(tree):
+    for n in select(tree, (ast.Import, ast.ImportFrom)):  # the order of ast.walk: the last binding wins
         if isinstance(n, ast.Import):
             for a in n.names:
                 if a.name.split(".")[0] == "torch":
@@ -147,8 +148,9 @@ def _chain(node: ast.AST, names: Dict[str, str]) -> Optional[str]:
 def _patches(tree: ast.AST) -> bool:
     names = _torch_names(tree)
     harmless: Set[int] = set()  # a chain called, a class base, a link inside a longer chain
-    # one breadth-first walk: a node is met after its parent, which marked it harmless
-    for n in ast.walk(tree):
+    # one breadth-first walk: a node is met after its parent, which marked it harmless (the
+    # shared index gives the nodes of the classes read here, in that order)
+    for n in select(tree, _PATCH_CLASSES):
         if isinstance(n, ast.Name) and n.id in ("setattr", "delattr"):
             return True
         if isinstance(n, (ast.Name, ast.Attribute)):
@@ -168,5 +170,9 @@ def _patches(tree: ast.AST) -> bool:
         ann = n.annotation if isinstance(n, (ast.arg, ast.AnnAssign)) else \
             n.returns if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
         if ann is not None:
-            harmless.update(id(a) for a in ast.walk(ann))
+            harmless.update(id(a) for a in walk(ann))
     return False
+
+
+_PATCH_CLASSES = (ast.Name, ast.Attribute, ast.Call, ast.ClassDef, ast.arg, ast.AnnAssign,
+                  ast.FunctionDef, ast.AsyncFunctionDef)  # every class `_patches` reads
