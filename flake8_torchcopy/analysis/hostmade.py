@@ -18,6 +18,7 @@ from __future__ import annotations
 import ast
 from typing import Any, Callable, Dict, Iterator, List, Optional, Set, Tuple
 
+from .nodeindex import select, walk
 from .returns import own_nodes
 from .scopes import SCOPES, enclosing_scope
 from .torchapi import DTYPE_NAMES, LEGACY_CONSTRUCTORS
@@ -206,11 +207,11 @@ _INDEX = "_torchcopy_attribute_stores"  # the tree's own attribute that holds it
 
 def _attribute_stores(tree: ast.AST) -> Dict[str, List[Optional[ast.AST]]]:
     stores: Dict[str, List[Optional[ast.AST]]] = {}
-    for n in ast.walk(tree):
+    for n in select(tree, (ast.Assign, ast.AnnAssign, ast.Call)):  # in ast.walk's order
         if isinstance(n, (ast.Assign, ast.AnnAssign)):
             targets = n.targets if isinstance(n, ast.Assign) else [n.target]
             for t in targets:
-                for a in {a.attr for a in ast.walk(t) if isinstance(a, ast.Attribute)}:
+                for a in {a.attr for a in walk(t) if isinstance(a, ast.Attribute)}:
                     stores.setdefault(a, []).append(
                         n.value if isinstance(t, ast.Attribute) and n.value is not None else None)
         elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) \
