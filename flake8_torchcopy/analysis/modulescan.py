@@ -14,6 +14,8 @@ import ast
 import re
 from typing import Dict, Iterator, List, Optional, Set
 
+from .nodeindex import select, walk
+
 
 def may_store_dynamically(source: str) -> bool:
     """Does the text call ``exec``/``eval``/``globals()``/``vars()`` or reach the module
@@ -207,7 +209,8 @@ def may_set_default_device(source: str, tree: ast.AST) -> bool:
     if "device" not in source.lower() or "with" not in source:
         return False
     devicey = set()
-    for node in ast.walk(tree):
+    for node in select(tree, (ast.ImportFrom, ast.Assign, ast.AnnAssign, ast.NamedExpr,
+                              ast.FunctionDef, ast.AsyncFunctionDef)):
         if isinstance(node, ast.ImportFrom):
             for a in node.names:
                 if "device" in a.name.lower() or a.name == "*":
@@ -217,7 +220,7 @@ def may_set_default_device(source: str, tree: ast.AST) -> bool:
             if value is not None and "device" in ast.unparse(value).lower():
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 for t in targets:
-                    for sub in ast.walk(t):
+                    for sub in walk(t):
                         if isinstance(sub, ast.Name):
                             devicey.add(sub.id)
                         elif isinstance(sub, ast.Attribute):
@@ -225,17 +228,16 @@ def may_set_default_device(source: str, tree: ast.AST) -> bool:
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             if "device" in ast.unparse(node).lower():
                 devicey.add(node.name)
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.With, ast.AsyncWith)):
-            for item in node.items:
-                expr = item.context_expr
-                if "device" in ast.unparse(expr).lower():
+    for node in select(tree, (ast.With, ast.AsyncWith)):
+        for item in node.items:  # type: ignore[attr-defined]
+            expr = item.context_expr
+            if "device" in ast.unparse(expr).lower():
+                return True
+            for sub in walk(expr):
+                if isinstance(sub, ast.Name) and sub.id in devicey:
                     return True
-                for sub in ast.walk(expr):
-                    if isinstance(sub, ast.Name) and sub.id in devicey:
-                        return True
-                    if isinstance(sub, ast.Attribute) and sub.attr in devicey:
-                        return True
+                if isinstance(sub, ast.Attribute) and sub.attr in devicey:
+                    return True
     return False
 
 
@@ -250,11 +252,10 @@ def may_replace_attribute(source: str, tree: ast.AST, name: str) -> bool:
             return True  # setattr(torch, "zeros", f), torch.__dict__[...] = f
     if name not in source:
         return False
-    for node in ast.walk(tree):
-        targets = node.targets if isinstance(node, ast.Assign) else \
-            [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else []
+    for node in select(tree, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]  # type: ignore[attr-defined]
         for t in targets:
-            for sub in ast.walk(t):
+            for sub in walk(t):
                 if isinstance(sub, ast.Attribute) and sub.attr == name \
                         and isinstance(sub.ctx, ast.Store):
                     return True
