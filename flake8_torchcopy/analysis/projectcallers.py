@@ -39,10 +39,12 @@ from __future__ import annotations
 import ast
 import os
 import re
+from contextlib import suppress
 from typing import Dict, List, Optional, Sequence, Set, Tuple, cast
 
 from ..source import word_offsets
 from .callsites import CallSites, ClosedFunction
+from .nodeindex import select
 from .project import Project, project_for, reached
 from .projectdisk import file_of, version
 from .returns import ModuleNames, bound_once, dynamic_text
@@ -259,10 +261,8 @@ def _calls_in(path: str, text: str, funcs: List[ClosedFunction], target: str,
         return {}
     calls: Dict[int, List[ast.Call]] = {}
     for f in funcs:
-        try:
+        with suppress(_Unknown):
             calls[id(f.node)] = _direct_calls(tree, project, names, f.node.name, target)  # type: ignore[attr-defined]
-        except _Unknown:
-            pass
     return _passed(path, text, tree, calls, funcs, options)
 
 
@@ -308,7 +308,8 @@ def _direct_calls(tree: ast.Module, project: Project, names: ModuleNames, name: 
     top_level = {id(n) for n in tree.body}
     callees: Dict[int, ast.Call] = {}
     named: List[ast.AST] = []  # the Name and Attribute nodes naming `name`
-    for node in ast.walk(tree):
+    for node in select(tree, (ast.Call, ast.Name, ast.Attribute, ast.Constant, ast.ImportFrom, ast.Import,
+                              ast.Global, ast.Nonlocal)):  # the classes read below, in ast.walk's order
         t = type(node)
         if t is ast.Call:
             callees[id(node.func)] = cast(ast.Call, node)  # type: ignore[attr-defined]
@@ -401,14 +402,13 @@ def _passed(path: str, text: str, tree: ast.Module, calls: Dict[int, List[ast.Ca
         for c in calls[key]:
             got = walker.passed.get(id(c))
             if got is None:
+                del out[key]
                 break  # not walked (dead code, a class body the walk skips...)
             passed = {p for p, _ in zip(here.positional, c.args)} | {k.arg for k in c.keywords if k.arg}
             records.append({p: (got.get(p, UNKNOWN_VALUE) if p in passed else UNKNOWN_VALUE)
                             for p in here.params})
         else:
             out[key] = records
-            continue
-        del out[key]
     return out
 
 
