@@ -41,6 +41,7 @@ from typing import Callable, Dict, FrozenSet, List, Optional, Set
 
 from . import inherited, nncontainers, nnmodules
 from .modulefacts import _REGISTER, ModuleFacts, Qualname, _dunder, _source_of, _statements, _tree_of, module_facts
+from .nodeindex import walk
 from .scopes import _FUNCS, _first_param
 from .torchapi import MODULE_ATTRIBUTES
 from .torchsem import TENSOR_CONSTRUCTORS
@@ -118,7 +119,7 @@ def _class_stores(cls: ast.ClassDef, registers: bool):
         me = _first_param(func)
         if me is None:
             continue
-        for node in ast.walk(func) if registers else _statements(func):
+        for node in walk(func) if registers else _statements(func):
             if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 for t in targets:
