@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 from typing import Any, List, Optional, Tuple, Union
 
+from .nodeindex import walk
 from .returns import own_nodes
 from .values import NOT, TENSOR, UNKNOWN_VALUE, Env, Value
 
@@ -182,7 +183,7 @@ def _returns_may_be_tensors(func: ast.AST) -> bool:
     parameter as it came (the walk knows nothing of it)."""
     a = func.args  # type: ignore[attr-defined]
     params = {p.arg for p in a.posonlyargs + a.args + a.kwonlyargs}
-    for node in ast.walk(func):
+    for node in walk(func):
         if isinstance(node, ast.Return):
             v = node.value
             if v is None or isinstance(v, _NEVER_TENSOR) or isinstance(v, ast.Name) and v.id in params:
