@@ -26,6 +26,7 @@ import ast
 from typing import Dict, List, Optional, Set
 
 from .modulefacts import ModuleFacts, Qualname
+from .nodeindex import children, select, walk
 from .torchsem import TENSOR_CONSTRUCTORS
 
 
@@ -72,8 +73,9 @@ def inherited_params(cls: ast.ClassDef, base: ast.ClassDef, values: Dict[str, Li
     params = [x.arg for x in (a.posonlyargs + a.args)[1:]]
     kwonly = [x.arg for x in a.kwonlyargs]
     me = (a.posonlyargs + a.args)[0].arg
-    rebound = {n.id for n in ast.walk(init) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
-    rebound |= {x for n in ast.walk(init) if isinstance(n, (ast.Global, ast.Nonlocal)) for x in n.names}
+    nodes = walk(init)
+    rebound = {n.id for n in nodes if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+    rebound |= {x for n in nodes if isinstance(n, (ast.Global, ast.Nonlocal)) for x in n.names}
     from_param: Dict[int, str] = {}  # id(value) of a top-level `self.attr = param` -> param
     for s in init.body:
         if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.value, ast.Name) \
@@ -99,9 +101,10 @@ def _init_calls(cls: ast.ClassDef, base: str) -> Optional[List[tuple]]:
     """The calls in ``cls`` that run the base's ``__init__``: ``(call, skip)`` for
     ``super().__init__(...)`` (0) and ``Base.__init__(self, ...)`` (1); None for a form
     not followed (``super(...)`` with arguments, ``__init__`` read without a call)."""
-    parents = {id(c): n for n in ast.walk(cls) for c in ast.iter_child_nodes(n)}
+    nodes = walk(cls)
+    parents = {id(c): n for n in nodes for c in children(n)}
     out = []
-    for n in ast.walk(cls):
+    for n in nodes:
         if not (isinstance(n, ast.Attribute) and n.attr == "__init__"):
             continue
         call = parents.get(id(n))
@@ -130,8 +133,8 @@ def module_agrees(cls: ast.ClassDef, base: ast.ClassDef, facts: ModuleFacts, sou
     family = facts._descendants(base)
     if any(len(c.bases) > 1 for c in family):
         return False
-    inside = {id(n) for n in ast.walk(cls)}
-    for n in ast.walk(facts.tree):
+    inside = {id(n) for n in walk(cls)}
+    for n in select(facts.tree, (ast.Call, ast.Attribute)):  # in ast.walk's order
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "super" \
                 and (n.args or n.keywords):
             return False
