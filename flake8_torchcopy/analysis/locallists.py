@@ -13,6 +13,7 @@ import re
 from typing import Callable, Dict, List, Optional, Set, Tuple
 
 from ..source import word_offsets
+from .nodeindex import children, walk
 from .scopes import SCOPES, enclosing_scope
 from .torchapi import LEGACY_CONSTRUCTORS
 
@@ -79,8 +80,7 @@ class _ScopeIndex:
                 continue
             if isinstance(node, ast.Name) and parent is not None:
                 self.uses.setdefault(node.id, []).append((node, parent))
-            for child in ast.iter_child_nodes(node):
-                stack.append((child, node))
+            stack.extend([(child, node) for child in children(node)])  # no Load/Store: never asked
 
     def refuses(self, name: str) -> bool:
         """Is ``name`` not followed: a parameter, declared, a nested def's name, or used in
@@ -93,7 +93,7 @@ class _ScopeIndex:
         if name.isascii() and sum(1 for _ in word_offsets(self.text, name)) <= len(self.uses.get(name, ())):
             return False
         if self._nested_names is None:
-            self._nested_names = {n.id for s in self.nested for n in ast.walk(s) if isinstance(n, ast.Name)}
+            self._nested_names = {n.id for s in self.nested for n in walk(s) if isinstance(n, ast.Name)}
         return name in self._nested_names
 
 
