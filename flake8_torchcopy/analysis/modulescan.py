@@ -14,7 +14,7 @@ import ast
 import re
 from typing import Dict, Iterator, List, Optional, Set
 
-from .nodeindex import select, walk
+from .nodeindex import children, select, walk
 
 
 def may_store_dynamically(source: str) -> bool:
@@ -59,7 +59,7 @@ _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 def _module_level(tree: ast.AST) -> Iterator[ast.AST]:
     """Every node evaluated in the module's own scope (not inside a def, class or lambda
     body; decorators, defaults and bases are, and so are comprehensions' ``:=``)."""
-    stack = list(ast.iter_child_nodes(tree))
+    stack = children(tree)
     while stack:
         node = stack.pop()
         yield node
@@ -74,7 +74,7 @@ def _module_level(tree: ast.AST) -> Iterator[ast.AST]:
                 a = node.args
                 stack.extend(a.defaults + [d for d in a.kw_defaults if d])
             continue
-        stack.extend(ast.iter_child_nodes(node))
+        stack.extend(children(node))
 
 
 def _statements(tree: ast.AST, walrus: bool) -> Iterator[ast.AST]:

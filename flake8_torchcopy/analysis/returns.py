@@ -18,6 +18,7 @@ from typing import List, Optional, Set, cast
 
 from .callsites import BLOCK_FIELDS
 from .modulefacts import Qualname, _source_of, _tree_of
+from .nodeindex import children
 from .scopes import _FUNCS, SCOPES
 from .torchapi import TENSOR_METHODS
 from .torchsem import TENSOR_CONSTRUCTORS
@@ -158,7 +159,7 @@ def own_nodes(func: ast.AST):
         node = stack.pop()
         yield node
         if not isinstance(node, SCOPES):
-            stack.extend(ast.iter_child_nodes(node))
+            stack.extend(children(node))
 
 
 def _is_tensor_expr(node: Optional[ast.AST], qualname: Qualname) -> bool:
