@@ -30,6 +30,7 @@ from typing import Callable, Dict, List, Optional, Set, Tuple, Union, cast
 
 from ..source import SourceIndex, word_offsets
 from .callsites import BLOCK_FIELDS, NO_CALLSITES, PENDING, CallSites, ClosedFunction, Others
+from .nodeindex import children
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 FuncDef = Union[ast.FunctionDef, ast.AsyncFunctionDef]
@@ -335,5 +336,5 @@ def _nodes_on_lines(tree: ast.AST, lines: List[int]):
     while stack:
         node = stack.pop()
         yield node
-        stack.extend(child for child in ast.iter_child_nodes(node)
+        stack.extend(child for child in children(node)  # no Load/Store: nothing reads them
                      if not hasattr(child, "lineno") or _spans_any(child, lines))

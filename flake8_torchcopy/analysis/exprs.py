@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Callable, Dict, List, Mapping, Optional, Seque
 
 from ..source import SourceIndex
 from . import datasets, literalrows, localdicts, locallists, numpyish, selfmethods
-from . import nnmodules, pipelines
+from . import nnmodules, nodeindex, pipelines
 from . import torchapi as api
 from . import torchsem as sem
 from . import tuples
@@ -176,7 +176,7 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
         return NOT_VALUE
 
     def _children(self, node):
-        for child in ast.iter_child_nodes(node):
+        for child in nodeindex.children(node):
             if isinstance(child, ast.expr):
                 self.ev(child)
 

@@ -13,6 +13,7 @@ import ast
 from typing import Any, Dict, List, Optional, Set, Tuple, cast
 
 from .closedness import _spans_any
+from .nodeindex import children
 
 #: methods whose first parameter is the class, not an instance
 _CLASS_FIRST = frozenset({"__new__", "__init_subclass__", "__class_getitem__"})
@@ -142,7 +143,7 @@ def enclosing_scope(tree: ast.AST, target: ast.AST) -> ast.AST:
     stack = [tree]
     while stack:
         node = stack.pop()
-        for child in ast.iter_child_nodes(node):
+        for child in children(node):  # the target is never a Load/Store
             if child is target:
                 while node is not tree:
                     if isinstance(node, SCOPES):
