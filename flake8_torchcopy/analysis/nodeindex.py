@@ -53,13 +53,16 @@ def walk(node: ast.AST) -> List[ast.AST]:
 def children(node: ast.AST) -> List[ast.AST]:
     """``list(ast.iter_child_nodes(node))`` without the expression contexts."""
     out: List[ast.AST] = []
+    append, AST = out.append, ast.AST
     fields = _FIELDS.get(node.__class__)
     for f in _fields(node.__class__) if fields is None else fields:
         v = getattr(node, f, None)
         if isinstance(v, list):
-            out.extend(x for x in v if isinstance(x, ast.AST))
-        elif isinstance(v, ast.AST):
-            out.append(v)
+            for x in v:
+                if isinstance(x, AST):
+                    append(x)
+        elif isinstance(v, AST):
+            append(v)
     return out
 
 
