@@ -198,3 +198,20 @@ def test_a_name_used_in_a_nested_scope_is_not_followed(source, followed):
     from flake8_torchcopy.analysis.locallists import uses_in_scope
     tree = ast.parse(source)
     assert (uses_in_scope(tree, "out", source) is not None) is followed
+
+
+def test_dynamic_access_split_matches_the_one_pattern():
+    """locallists._dynamic (one word-led pattern per word, for speed) says what the single
+    lookbehind-led pattern said, on every mix of the words and their neighbours."""
+    import itertools
+    import re
+
+    from flake8_torchcopy.analysis.locallists import _dynamic
+    one = re.compile(r"(?<![.\w])(?:locals|globals|vars|exec|eval)\b|__dict__|\bf_locals\b|\bbuiltins\b|__builtins__")
+    parts = ["locals", "globals", "vars", "exec", "eval", "f_locals", "builtins", "__dict__", "__builtins__",
+             ".", "_", "a", "é", "(", " "]
+    for n in (1, 2, 3):
+        for pieces in itertools.product(parts, repeat=n):
+            text = "".join(pieces)
+            assert _dynamic(text) == bool(one.search(text)), text
+    assert _dynamic("x = locals()") and not _dynamic("model.eval()") and not _dynamic("cocoeval(x)")

@@ -17,9 +17,15 @@ from .nodeindex import children, walk
 from .scopes import SCOPES, enclosing_scope
 from .torchapi import LEGACY_CONSTRUCTORS
 
-# access to a frame's names: the builtins as words (not ``model.eval()``, ``cocoeval(...)``)
-_DYNAMIC = re.compile(r"(?<![.\w])(?:locals|globals|vars|exec|eval)\b|__dict__|\bf_locals\b"
-                      r"|\bbuiltins\b|__builtins__")
+# access to a frame's names: the builtins as words (not ``model.eval()``, ``cocoeval(...)``):
+# ``(?<![.\w])(?:locals|globals|vars|exec|eval)\b|__dict__|\bf_locals\b|\bbuiltins\b|__builtins__``,
+# one pattern per word, each led by it (a pattern led by a lookbehind is tried at every position)
+_DYNAMIC_WORDS = [re.compile(w + r"(?<![.\w]" + w + r")\b") for w in ("locals", "globals", "vars", "exec", "eval")] \
+    + [re.compile(w + r"(?<!\w" + w + r")\b") for w in ("f_locals", "builtins")]
+
+
+def _dynamic(text: str) -> bool:
+    return "__dict__" in text or "__builtins__" in text or any(p.search(text) for p in _DYNAMIC_WORDS)
 
 
 Uses = List[Tuple[ast.Name, ast.AST]]  # each occurrence of the name, with its parent
@@ -57,7 +63,7 @@ class _ScopeIndex:
         self.text = text  # the scope's text
         self.nested: List[ast.AST] = []  # the scopes nested in it (their names: on demand)
         self._nested_names: Optional[Set[str]] = None
-        self.dynamic = bool(_DYNAMIC.search(text))  # locals()-like access: no name is followed
+        self.dynamic = _dynamic(text)  # locals()-like access: no name is followed
         if self.dynamic:
             return
         if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
