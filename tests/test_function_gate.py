@@ -132,6 +132,23 @@ def test_patterns_find_whole_words():
     assert found(transposed, "x.T.view(-1)") and not found(transposed, "torch.Tensor.view(x)")
 
 
+
+def test_call_patterns_say_what_the_lookbehind_led_pattern_said():
+    r"""calls_pattern writes each name before its lookbehind (for speed): it matches where the
+    one pattern led by ``(?<![\w])`` did, on every mix of names and their neighbours."""
+    import itertools
+    import re
+
+    from flake8_torchcopy.rules.base import calls_pattern
+    called, attributes = {"zeros", "Tensor", "ones"}, {"zeros"}
+    new = calls_pattern(called, attributes)
+    one = re.compile(r"(?<![\w])(?:Tensor|ones|zeros)\s*\(|\.(?:zeros)(?![\w(])")
+    parts = ["zeros", "Tensor", "ones", "(", " ", ".", "_", "a", "é", "D", "\n"]
+    for n in (1, 2, 3, 4):
+        for pieces in itertools.product(parts, repeat=n):
+            text = "".join(pieces)
+            assert found(new, text) == bool(one.search(text)), text
+
 @pytest.mark.parametrize("source", [
     # a factory imported by name: the function's text never says torch
     "from torch import zeros\ndef f():\n    return zeros(3).cuda()\n",

@@ -97,7 +97,9 @@ def calls_pattern(called: Iterable[str], attributes: Iterable[str] = ()) -> Word
     annotation ``Tensor``), or one of ``attributes`` named but not called (``torch.zeros``
     handed to a name, then called through it)."""
     called, attributes = sorted(called), sorted(attributes)
-    alternatives = [r"(?<![\w])(?:%s)\s*\(" % "|".join(map(re.escape, called))]
+    # ``(?<![\w])(?:a|b)\s*\(``, each name written before its lookbehind: a pattern led by a
+    # lookbehind is tried at every position of the text, one led by its words is not
+    alternatives = [r"(?:%s)\s*\(" % "|".join(re.escape(c) + r"(?<!\w" + re.escape(c) + ")" for c in called)]
     if attributes:
         alternatives.append(r"\.(?:%s)(?![\w(])" % "|".join(map(re.escape, attributes)))
     return WordPattern("|".join(alternatives), sorted(set(called) | set(attributes)))
