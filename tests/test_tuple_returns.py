@@ -114,6 +114,19 @@ QUIET = {
             e, v = split(1)
             return torch.tensor(e)
         """, True),
+    "a slice of the call: a tuple, not an item": ("""
+        def pair():
+            a = torch.ones(1)
+            return a, a
+
+        def use():
+            return torch.tensor(pair()[1:])
+        """, True),
+    "a slice of a torch tuple": ("""
+        def use():
+            q = torch.linalg.eigh(torch.eye(1))
+            return torch.tensor(q[1:])
+        """, True),
     "the name bound again": ("""
         def split():
             return torch.zeros(2), torch.ones(2)
@@ -218,3 +231,22 @@ def test_a_tuple_from_another_module(tmp_path):
         sys.path.remove(str(tmp_path))
         for name in [m for m in sys.modules if m.startswith("rfmx")]:
             del sys.modules[name]
+
+
+def test_a_slice_is_a_tuple_whose_items_stay_known():
+    src = source("""
+        def pair():
+            a = torch.ones(1)
+            return a, a
+
+        def use():
+            return [torch.tensor(t) for t in pair()[1:]]
+        """)
+    (finding,) = lint_source(src)
+    assert finding.code == "TRC101"
+    g = {}
+    exec(compile(src, "m", "exec"), g)
+    assert g["use"]()[0].shape == (1,)
+    assert torch.tensor(g["pair"]()[1:]).shape == (1,)  # the slice is a tuple: torch.tensor takes it
+    with pytest.raises(AttributeError):
+        g["pair"]()[1:].detach()  # the old fix's call

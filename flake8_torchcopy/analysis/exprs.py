@@ -301,6 +301,8 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
             i = const_int(node.slice)
             if i is not None and -len(base.elems) <= i < len(base.elems):
                 return base.elems[i]
+            if isinstance(node.slice, ast.Slice):  # f()[1:]: a tuple or list, never an item
+                return Value(NOT, item=base.item) if base.kind == NOT else UNKNOWN_VALUE
             return base.item or UNKNOWN_VALUE
         if base.mapped is not None:
             return base.mapped
