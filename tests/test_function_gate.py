@@ -68,16 +68,12 @@ SNIPPETS = {
 }
 
 
-def _walk_everything(monkeypatch):
-    monkeypatch.setattr(flow.FlowWalker, "_text_may_match", lambda self, node: True)
-
-
 @pytest.mark.parametrize("name", sorted(SNIPPETS))
-def test_the_gate_loses_no_finding(name, monkeypatch):
+def test_the_gate_loses_no_finding(name, request):
     source, code = SNIPPETS[name]
     gated = [(f.code, f.line, f.col) for f in lint_source(source)]
     assert code in [c for c, _, _ in gated]
-    _walk_everything(monkeypatch)
+    request.getfixturevalue("ungated")  # the gates off from here on
     assert [(f.code, f.line, f.col) for f in lint_source(source)] == gated
 
 
@@ -89,16 +85,22 @@ def test_call_words_tell_the_callee():
     assert found(word, "is_tensor(x) and torch.tensor(x)")
 
 
-def test_the_gate_skips_functions_no_rule_can_match_in(monkeypatch):
-    walked = []
+@pytest.fixture
+def walked(monkeypatch):
+    """The names of the functions the gate lets the walker into, in the order walked."""
+    names = []
     function = flow.FlowWalker.function
 
     def spy(self, func, outer, jit):
         if self.may_match(func):
-            walked.append(func.name)
+            names.append(func.name)
         return function(self, func, outer, jit)
 
     monkeypatch.setattr(flow.FlowWalker, "function", spy)
+    return names
+
+
+def test_the_gate_skips_functions_no_rule_can_match_in(walked):
     source = ("import torch\nimport numpy as np\nimport torch.nn.functional as F\n"
               "def checks(x):\n    return torch.is_tensor(x) and np.ones(2)\n"
               "def pads(x):\n    return F.pad(x, (1, 1))\n"
@@ -161,16 +163,7 @@ def test_factories_in_functions_are_found_by_name(source):
     assert [f.code for f in lint_source(source)] == ["TRC112"]
 
 
-def test_an_alias_named_only_in_annotations_walks_nothing(monkeypatch):
-    walked = []
-    function = flow.FlowWalker.function
-
-    def spy(self, func, outer, jit):
-        if self.may_match(func):
-            walked.append(func.name)
-        return function(self, func, outer, jit)
-
-    monkeypatch.setattr(flow.FlowWalker, "function", spy)
+def test_an_alias_named_only_in_annotations_walks_nothing(walked):
     lint_source("import torch\nTensorLike = torch.Tensor\n"
                 "def typed(x: TensorLike) -> TensorLike:\n    return x.to('cuda')\n"
                 "def builds(x):\n    return TensorLike(x)\n")
@@ -210,18 +203,9 @@ def test_a_module_with_no_trigger_group_is_not_walked(monkeypatch):
     assert made == [1]
 
 
-def test_a_module_word_is_asked_of_the_module_not_the_function(monkeypatch):
+def test_a_module_word_is_asked_of_the_module_not_the_function(walked):
     """An RNN built with batch_first in ``__init__`` and called in ``forward``: the view in
     ``forward`` is judged though that function's text never says batch_first."""
-    walked = []
-    function = flow.FlowWalker.function
-
-    def spy(self, func, outer, jit):
-        if self.may_match(func):
-            walked.append(func.name)
-        return function(self, func, outer, jit)
-
-    monkeypatch.setattr(flow.FlowWalker, "function", spy)
     src = ("import torch\nfrom torch import nn\nclass Enc(nn.Module):\n"
            "    def __init__(self):\n        super().__init__()\n"
            "        self.rnn = nn.GRU(8, 16, batch_first=True)\n"

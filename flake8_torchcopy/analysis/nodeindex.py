@@ -31,6 +31,7 @@ def _fields(cls: type) -> Tuple[str, ...]:
 def _walk_from(out: List[ast.AST]) -> List[ast.AST]:
     """Extend ``out`` (nodes of one level) breadth first with everything below them."""
     known, append, AST = _FIELDS, out.append, ast.AST
+    # (the loop of :func:`children`, written out: a call per node would cost most of the gain)
     for n in out:  # the list grows as it is read: a queue, in ``ast.walk``'s order
         cls = n.__class__
         fields = known.get(cls)
