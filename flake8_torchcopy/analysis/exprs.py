@@ -41,11 +41,9 @@ from .visitor import NodeHook
 if TYPE_CHECKING:  # pragma: no cover
     from .context import Context
 
-# expressions whose tensor result may take the class of a tensor they are computed from
-# (each pattern led by a literal, searched only where the text holds it: a search of a
-# whole pattern of alternatives is tried at every position of the file)
-# (a store is any use not plainly a read: `t.__class__, _ = MyT, 0`, `for t.__class__ in ...`;
-# an f-string's `{self.__class__}`, `{t.__class__!r}` are reads)
+# expressions whose tensor result may take the class of a tensor they are computed from (each
+# pattern led by a literal, searched only where the text holds it); a store is any use not plainly
+# a read (`t.__class__, _ = MyT, 0`, `for t.__class__ in ...`; `{self.__class__}` is a read)
 _RETYPES = (("__class__", re.compile(r"__class__(?!\s*(?:[.()}]|[=!]=|![rsa]\b|is\b))")),
             ("Tensor.", re.compile(r"Tensor\.\w+\s*(?:=(?!=)|,|\bin\b)")),
             ("setattr", re.compile(r"setattr\(\s*(?:\w+\.)?Tensor\b")))
