@@ -112,10 +112,11 @@ def test_the_gate_skips_functions_no_rule_can_match_in(walked):
 
 def test_an_alias_stands_for_the_words_it_may_hide():
     import ast
-    tree = ast.parse("import torch as th\nimport numpy as np\nfrom torch import tensor as T\n"
-                     "from torch import is_tensor as it\n")
+    source = ("import torch as th\nimport numpy as np\nfrom torch import tensor as T\n"
+              "from torch import is_tensor as it\n")
+    tree = ast.parse(source)
     tensor = CallWord("tensor(", {"tensor"})
-    groups = alias_groups(tree, [("torch", ".to("), (tensor,), ("numpy(",)])
+    groups = alias_groups(tree, [("torch", ".to("), (tensor,), ("numpy(",)], source)
     assert ("th", ".to(") in groups and ("it",) not in groups and not [g for g in groups if g[0] == "np"]
     # the alias of a callee stands for it where it is called
     [(called,)] = [g for g in groups if len(g) == 1 and not isinstance(g[0], str)]

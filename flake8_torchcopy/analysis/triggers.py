@@ -71,8 +71,7 @@ def _hidden(word: Word, qualname: str, binds_module: bool) -> bool:
     return any(core in p for p in parts)
 
 
-def alias_groups(tree: ast.AST, triggers: Sequence[Sequence[Word]],
-                 source: Optional[str] = None) -> List[Tuple[Word, ...]]:
+def alias_groups(tree: ast.AST, triggers: Sequence[Sequence[Word]], source: str) -> List[Tuple[Word, ...]]:
     """The groups the names a module binds to another name anywhere stand in for
     (:func:`_bindings`): a
     group of ``triggers`` with the words the alias may stand for replaced by the alias
@@ -103,8 +102,6 @@ def alias_groups(tree: ast.AST, triggers: Sequence[Sequence[Word]],
     return out
 
 
-# around each ``:=`` (found by str.find: a pattern led by the name would be tried at every
-# position of the file): the name bound before it, the dotted name after it
 @lru_cache(maxsize=8)
 def _relevance(cores: FrozenSet[str], callees: FrozenSet[str]) -> Optional[Callable[[str], object]]:
     """Whether a dotted name may stand for a word: it holds one of ``cores``, or ends in
@@ -115,6 +112,8 @@ def _relevance(cores: FrozenSet[str], callees: FrozenSet[str]) -> Optional[Calla
     return re.compile("|".join(alternatives)).search if alternatives else None
 
 
+# around each ``:=`` (found by str.find: a pattern led by the name would be tried at every
+# position of the file): the name bound before it, the dotted name after it
 _WALRUS_NAME = re.compile(r"(?<![\w.])([^\W\d]\w*)\s*$")
 _WALRUS_VALUE = re.compile(r"\s*\(?\s*([^\W\d]\w*(?:\s*\.\s*[^\W\d]\w*)*)(?![\w.])(?!\s*[(\[])")
 _CHAIN = 3  # links of a chain of aliases followed
@@ -122,8 +121,7 @@ _BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
 _BLOCK_FIELDS: Dict[type, Tuple[str, ...]] = {}  # a statement class -> those of its fields
 
 
-def _bindings(tree: ast.AST, source: Optional[str],
-              keep: Callable[[str], object] = bool) -> List[Tuple[str, str, bool]]:
+def _bindings(tree: ast.AST, source: str, keep: Callable[[str], object] = bool) -> List[Tuple[str, str, bool]]:
     """``(alias, qualified name, binds a module)`` of every name bound to another by an
     ``import ... as``, an assignment of a dotted name (``T = torch.tensor``; a tuple of
     them; ``:=``) by the module's own statements, in ``if``/``try``/``with``/loop blocks
@@ -154,11 +152,7 @@ def _bindings(tree: ast.AST, source: Optional[str],
         for name in fields:
             for child in getattr(node, name) or ():
                 stack.extend(child.body if name in ("handlers", "cases") else (child,))
-    if source is None:
-        for node in ast.walk(tree):
-            if isinstance(node, ast.NamedExpr):
-                _pair(node.target, node.value, pairs)
-    elif ":=" in source:  # a text scan, not a walk of every expression
+    if ":=" in source:  # a text scan, not a walk of every expression
         pos = source.find(":=")
         while pos >= 0:
             bound = _WALRUS_NAME.search(source, max(0, pos - 200), pos)
