@@ -188,16 +188,16 @@ def test_a_changed_caller_is_read_again(tmp_path):
 
 # ----------------------------------------------------------------------- cost
 def test_the_index_is_made_only_for_a_candidate_and_once(tmp_path, monkeypatch):
-    from flake8_torchcopy.analysis import projectcallers
+    from flake8_torchcopy.analysis import packageindex
 
     made = []
-    real = projectcallers._Package.__init__
+    real = packageindex.PackageIndex.__init__
 
     def counting(self, base):
         made.append(base)
         real(self, base)
 
-    monkeypatch.setattr(projectcallers._Package, "__init__", counting)
+    monkeypatch.setattr(packageindex.PackageIndex, "__init__", counting)
     path = project(tmp_path)
     fresh()
     user = tmp_path / "app" / "sub" / "user.py"
@@ -211,7 +211,7 @@ def test_the_index_is_made_only_for_a_candidate_and_once(tmp_path, monkeypatch):
 def test_the_index_finds_every_file_the_parse_would_take(tmp_path):
     """The text index may leave out a file only where every occurrence of the name is the
     file's own (a def, a parameter, a call of its own function, prose, ``self._n``)."""
-    from flake8_torchcopy.analysis.projectcallers import _Package
+    from flake8_torchcopy.analysis.packageindex import PackageIndex
 
     files = {
         "p/__init__.py": "",
@@ -227,10 +227,62 @@ def test_the_index_finds_every_file_the_parse_would_take(tmp_path):
     }
     write(tmp_path, files)
     fresh()
-    index = _Package(str(tmp_path / "p"))
+    index = PackageIndex(str(tmp_path / "p"))
     taken = {Path(index.files[k]).name for k in index.holding("_n")}
     assert taken == {"a.py", "b.py", "c.py", "d.py", "e.py", "f.py", "g.py"}
 
+
+
+def test_a_search_for_one_name_answers_as_the_index_does(tmp_path):
+    """The first names asked are answered by a search of the texts, the later ones by the
+    index of every file's words: both give the same files, for every form and every name."""
+    from flake8_torchcopy.analysis import packageindex
+
+    files = {
+        "p/__init__.py": "",
+        "p/a.py": "from .h import _n\nmyself._m(1)\n",
+        "p/b.py": "from .h import (\n    x,\n    _n,\n)\nself ._m(1)\n",
+        "p/c.py": "import p.h as m\nm . _n(1)\na.self._m()\n",
+        "p/d.py": "x = getattr(m, '_n')\nself.  _k()\n",
+        "p/e.py": '__all__ = ["_n"]\nself._m()\n',
+        "p/f.py": "exec('from p.h import _n')\n\u00e9self._k()\n",
+        "p/g.py": "from .h import *\n_n(1)\nx_k = 1\n",
+        "p/own.py": "def _n(v):\n    return v\n\n\n_n(1)  # _n\ncls._k()\n",
+        "p/meth.py": "class C:\n    def f(self):\n        return self._n() + cls._n()\n",
+        "p/selfmod.py": "import p.h as self\nself._k(1)\n",
+    }
+    write(tmp_path, files)
+    fresh()
+    names = ["_n", "_m", "_k", "_h", "_absent"]
+    searched = packageindex.PackageIndex(str(tmp_path / "p"))
+    indexed = packageindex.PackageIndex(str(tmp_path / "p"))
+    indexed.scanned = packageindex.SCANNED_NAMES
+    assert len(names) <= packageindex.SCANNED_NAMES
+    answers = {name: tuple(searched.holding(name)) for name in names}
+    for name in names:
+        assert answers[name] == tuple(indexed.holding(name)), name
+    taken = {name: {Path(searched.files[k]).name for k in answers[name]} for name in names}
+    assert taken["_m"] == {"a.py", "b.py", "c.py"}  # after `myself.`, `self .`, `a.self.`
+    assert taken["_k"] == {"f.py", "g.py", "selfmod.py"}  # `\u00e9self.`, a star file, `self` imported
+    assert searched.scanned == len(names) and indexed.scanned == packageindex.SCANNED_NAMES
+
+
+def test_the_index_is_made_once_after_a_few_searches(tmp_path, monkeypatch):
+    from flake8_torchcopy.analysis import packageindex
+
+    write(tmp_path, {"p/__init__.py": "", "p/a.py": "from .h import _n0\n"})
+    fresh()
+    made = []
+    real = packageindex.reaching_words
+    monkeypatch.setattr(packageindex, "reaching_words", lambda text: made.append(text) or real(text))
+    index = packageindex.PackageIndex(str(tmp_path / "p"))
+    for i in range(packageindex.SCANNED_NAMES):
+        assert [Path(index.files[k]).name for k in index.holding(f"_n{i}")] == (["a.py"] if i == 0 else [])
+    assert len(made) == 1  # only the file holding a name asked was looked at
+    assert [Path(index.files[k]).name for k in index.holding("_n0")] == ["a.py"]
+    assert made[1:] == [""]  # the index reads the other file, not again the one already read
+    index.holding("_n1")
+    assert len(made) == 2
 
 # ----------------------------------------------------------------------- tools and torch
 def test_flake8_torchcopy_fix_and_torch(tmp_path):

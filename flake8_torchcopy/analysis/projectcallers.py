@@ -8,7 +8,7 @@ pkg.m as m; m._f(...)``).  :func:`other_calls` finds every such call and what it
 each parameter (the walker run on that module), or says unknown (None) when some module
 of the package may reach the function in a way not followed.  The text gate comes first:
 a module where the name stands only as its own (its ``def``, a parameter, a call of its
-own function, ``self._f``, prose) cannot name M's function (:class:`_Package`); one where
+own function, ``self._f``, prose) cannot name M's function (:mod:`.packageindex`); one where
 it follows a quote (a string naming it) or an attribute of anything but a name
 (``a.b._f``) is unknown at once; any other is parsed and must show, for every node naming it:
 
@@ -31,20 +31,21 @@ findings resting on this evidence are reports, their fixes unsafe
 
 Cost: nothing runs until the walk has seeds to make for such a function (its calls in M
 say something, or it has none there: :func:`.callsites.parameter_seeds`); the package's
-files are read and indexed once per process (:class:`_Package`), and only the files the
+files are read and indexed once per process (:mod:`.packageindex`), and only the files the
 index names are looked at again (read again where they changed, parsed, walked).
 """
 from __future__ import annotations
 
 import ast
 import os
-import re
 from contextlib import suppress
-from typing import Dict, List, Optional, Sequence, Set, Tuple, cast
+from typing import Dict, List, Optional, Tuple, cast
 
 from ..source import word_offsets
 from .callsites import CallSites, ClosedFunction
 from .nodeindex import select
+from .packageindex import STAR_IMPORT, package_files
+from .packageindex import forget as forget_packages
 from .project import Project, project_for, reached
 from .projectdisk import file_of, version
 from .returns import ModuleNames, bound_once, dynamic_text
@@ -52,7 +53,6 @@ from .values import UNKNOWN_VALUE, Value
 
 Record = Dict[str, Value]  # what one call passes each parameter
 
-_STAR = re.compile(r"import\s*\(?\s*\*")
 
 
 def module_name(project: Project, path: str) -> Optional[str]:
@@ -61,109 +61,6 @@ def module_name(project: Project, path: str) -> Optional[str]:
         return None
     stem = os.path.splitext(os.path.basename(path))[0]
     return project.package if stem == "__init__" else f"{project.package}.{stem}"
-
-
-#: a word after a ``.`` (an attribute) or a quote (a string naming it), each pattern led
-#: by a literal (a fast search); a private word
-_REACHING = (re.compile(r"\.[ \t]*(_\w+)"), re.compile(r"\"(_\w+)"), re.compile(r"'(_\w+)"))
-_PRIVATE = re.compile(r"_\w+")
-_WORD = re.compile(r"\w+")
-_NAME_BEFORE = re.compile(r"(?<![\w.])\w+\Z")
-
-
-class _Package:
-    """The ``.py`` files under a top package's directory (sub-directories without an
-    ``__init__.py`` too: a script there may import the package), read once, and an index
-    of the files where a private name may name another module's function: where it
-    follows a ``.`` (not ``self.``/``cls.``) or a quote, or stands in an import statement
-    (strings and comments too: ``exec("from m import _f")``), and every private word of a
-    file with a star import.  A file where the name stands only elsewhere (its own
-    ``def``, a parameter, a call of its own function, prose) cannot name the function
-    (but by reflection: ``importlib`` and ``globals()``, as in the module itself,
-    :mod:`.closedness`): it is not parsed."""
-
-    def __init__(self, base: str) -> None:
-        self.files: List[str] = []
-        for d, dirs, files in os.walk(base):
-            dirs.sort()
-            self.files.extend(os.path.join(d, f) for f in sorted(files) if f.endswith(".py"))
-        self.unreadable = False
-        texts: List[str] = []
-        for path in self.files:
-            file = version(path)
-            if file is not None and file.text is None:
-                self.unreadable = True
-            texts.append("" if file is None or file.text is None else file.text)
-        reaching: Dict[str, List[int]] = {}  # name -> files where it may name another's
-        for k, text in enumerate(texts):
-            words: Set[str] = set()
-            if _STAR.search(text):  # every private word (and some pieces of words)
-                words.update(_PRIVATE.findall(text))
-            else:
-                imported = _import_words(text)
-                own = {"self", "cls"} - set(imported)  # `import pkg.m as self` names M
-                for m in _REACHING[0].finditer(text):
-                    if _word_before(text, m.start()) not in own:  # its own method (not `itself.`)
-                        words.add(m.group(1))
-                words.update(_REACHING[1].findall(text))
-                words.update(_REACHING[2].findall(text))
-                words.update(imported)
-            for w in words:
-                reaching.setdefault(w, []).append(k)
-        # tuples of ints: the collector stops tracking them (sets it walks at every full
-        # collection of the flake8 process, a third of its objects on torch)
-        self.reaching: Dict[str, Tuple[int, ...]] = {w: tuple(ks) for w, ks in reaching.items()}
-
-    def holding(self, name: str) -> Sequence[int]:
-        """The files that may name the function ``name`` of another module (see above)."""
-        if not name.startswith("_"):  # a public name (public-helpers): every file holding it
-            return [k for k, path in enumerate(self.files) if _holds(path, name)]
-        return self.reaching.get(name, ())
-
-
-def _word_before(text: str, at: int) -> str:
-    """The whole name right before ``at`` (a ``.``), "" when it is none or an attribute."""
-    m = _NAME_BEFORE.search(text[max(0, at - 80):at])
-    return m.group() if m else ""
-
-
-def _import_words(text: str) -> List[str]:
-    """The words of the import statements of ``text`` (a line from ``import`` on, with a
-    parenthesised list or backslash continuations; in strings and comments too)."""
-    out: List[str] = []
-    i = text.find("import")
-    while i >= 0:
-        end = text.find("\n", i)
-        end = len(text) if end < 0 else end
-        opened = text.find("(", i, end)
-        if opened >= 0:
-            close = text.find(")", opened)
-            end = max(end, len(text) if close < 0 else close)
-        while end < len(text) and text[end - 1:end] == "\\":
-            nxt = text.find("\n", end + 1)
-            end = len(text) if nxt < 0 else nxt
-        out.extend(_WORD.findall(text, i + 6, end))
-        i = text.find("import", end)
-    return out
-
-
-def _holds(path: str, name: str) -> bool:
-    file = version(path)
-    return file is None or file.text is None or next(word_offsets(file.text, name), None) is not None
-
-
-_PACKAGES: Dict[str, _Package] = {}  # the package's directory -> its files, per process
-
-
-def package_files(root: str, top: str) -> _Package:
-    """The files of the top package ``top`` under ``root``, read once per process (a file
-    that appears, goes or changes while the process runs is not seen, except that the
-    files that hold the name asked about are read again where they changed)."""
-    base = os.path.join(root, top)
-    found = _PACKAGES.get(base)
-    if found is None:
-        found = _PACKAGES[base] = _Package(base)
-    return found
 
 
 def _in_import(text: str, i: int) -> bool:
@@ -287,7 +184,7 @@ def _origin(project: Project, dotted: Optional[str], name: str, target: str) -> 
     file = None if found is None else version(found)
     if file is None or file.text is None:
         return "unknown"
-    if dynamic_text(file.text) or _STAR.search(file.text):
+    if dynamic_text(file.text) or STAR_IMPORT.search(file.text):
         return "unknown"
     # it binds ``name`` itself (a def, an assignment) or not at all: not M's, unless by an import
     # (an assignment from M's module object is a node naming the function there: looked at too)
@@ -414,7 +311,7 @@ def _passed(path: str, text: str, tree: ast.Module, calls: Dict[int, List[ast.Ca
 
 def forget() -> None:
     """Forget the package listings (as a new process would)."""
-    _PACKAGES.clear()
+    forget_packages()
 
 
 __all__: Tuple[str, ...] = ("other_calls", "package_files", "forget")
