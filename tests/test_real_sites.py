@@ -1,6 +1,6 @@
 """Real sites where PyTorch warned or raised, second batch (a proxy of the held-out set).
 
-Twelve places in public projects where a run printed "To copy construct from a tensor"
+Fourteen places in public projects where a run printed "To copy construct from a tensor"
 (TRC101) or raised "view size is not compatible with input tensor's size and stride"
 (TRC201), each traced to its module and line from an issue thread or a printed run, and
 rebuilt under fixtures/real_sites/ (trimmed to what the evidence rests on; the line carries
@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Dict, Optional
 
+import numpy as np
 import pytest
 
 from flake8_torchcopy import lint_source
@@ -57,6 +58,11 @@ SITES = [
          "sparseconvnet_densetosparse.py", 0, "TRC201",
          "a permutation given as a computed list (*([0] + list(range(2, 2 + dimension)) + "
          "[1])); input is a parameter of a public autograd Function"),
+    Site("quyingqi/kbqa-ar-smcnn relation_ranking/attention.py:81", "kbqa/attention.py", 0,
+         "TRC201",
+         "a parameter of another module's method (model.py passes a batch_first LSTM output "
+         "through question_attention.forward -> attention -> _score -> pack_seq); the layout "
+         "through a method's return (question_encoder)"),
     Site("scraed/LanPaint src/LanPaint/nodes.py:78", "lanpaint_nodes.py", 0, "TRC101",
          "an attribute of another package's object (ComfyUI model_sampling.sigmas, a "
          "buffer); the module also star-imports comfy.samplers"),
@@ -71,6 +77,10 @@ SITES = [
          "docstring says 'torch.tensor or list')"),
     Site("mehta-lab/waveorder waveorder/optics.py:370", "waveorder_optics.py", 1, "TRC101",
          "a parameter of a public function (as optics.py:321)"),
+    Site("materialyzeai/matgl src/matgl/layers/_basis.py:121", "matgl/layers/_basis.py", 0,
+         "TRC101",
+         "a module global of another module (matgl.utils.maths.SPHERICAL_BESSEL_ROOTS = "
+         "torch.tensor(...)) read inside a method; a same-module global is not read either"),
     Site("pytorch/text torchtext/data/field.py:308", "torchtext_field.py", 0, "TRC101",
          "a parameter of a public method (arr), possibly replaced by a user hook "
          "(self.postprocessing)"),
@@ -105,7 +115,7 @@ def test_the_site_is_reported(site):
 
 def test_every_report_in_the_fixtures_is_a_site_or_a_checked_extra():
     marked = {(s.path, _site_line(s), s.code) for s in SITES}
-    for path in sorted({s.path for s in SITES}):
+    for path in sorted(p.relative_to(ROOT).as_posix() for p in ROOT.rglob("*.py")):
         for line, code in _reports(path):
             assert (path, line, code) in marked | EXTRA, (path, line, code)
 
@@ -183,6 +193,19 @@ def _sparseconvnet():  # DenseToSparseFunction.forward's statements, a 2-d input
         aa.view(-1, inp.size(1))
 
 
+def _kbqa():  # the LSTM of model.py, batch_first, its output handed to _score
+    attention = _load("kbqa/attention.py")["MLPWordSeqAttention"](input_size=6, seq_size=8)
+    outputs, _ = torch.nn.LSTM(4, 8, batch_first=True)(torch.randn(3, 5, 4))
+    with pytest.raises(RuntimeError, match=VIEW_ERROR):
+        attention.forward(torch.randn(3, 6), outputs)
+
+
+def _matgl():  # maths.py builds the roots with torch.tensor(np.load(...))
+    roots_table = torch.tensor(np.random.rand(8, 8))
+    roots = roots_table[:3, :5]
+    assert _warns_copy(lambda: torch.tensor(roots[0]))
+
+
 def _lanpaint():  # ModelSampling.sigmas is a registered buffer (a tensor)
     sigmas, buffer = torch.linspace(1.0, 0.0, 10), torch.linspace(0.03, 14.6, 100)
     assert _warns_copy(lambda: torch.tensor(buffer, device=sigmas.device))
@@ -212,7 +235,8 @@ def _torchtext():  # six is only read for string_types
 RUNS = {"fixmatch_misc.py": _fixmatch, "yolov4_train.py": _yolov4, "gif_lbs.py": _gif,
         "megatron_transformer.py": _megatron, "rnn_timeseries/1_train_predictor.py": _rnn,
         "sparseconvnet_densetosparse.py": _sparseconvnet, "lanpaint_nodes.py": _lanpaint,
-        "mmdet3d_coord_transform.py": _mmdet3d, "waveorder_optics.py": _waveorder,
+        "mmdet3d_coord_transform.py": _mmdet3d,
+        "kbqa/attention.py": _kbqa, "matgl/layers/_basis.py": _matgl, "waveorder_optics.py": _waveorder,
         "torchtext_field.py": _torchtext}
 
 
