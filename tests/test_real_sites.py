@@ -38,13 +38,14 @@ class Site:
 SITES = [
     Site("kekmodel/FixMatch-pytorch utils/misc.py:41", "fixmatch_misc.py", 0, "TRC201"),
     Site("Tianxiaomo/pytorch-YOLOv4 train.py:211", "yolov4_train.py", 0, "TRC201",
-         "layout through a slice that narrows the last dim ([..., :4]) and the clone of that "
-         "non-dense piece (keeps the permuted stride order); then a parameter of a method "
-         "whose one caller is in the class"),
+         "layout through a slice that narrows a dim ([..., :4]; integer indices and dim-0 "
+         "slices keep it already) and the clone of that non-dense piece (keeps the permuted "
+         "stride order); then a parameter of a method whose one caller is in the class"),
     Site("ParthaEth/GIF my_utils/photometric_optimization/models/lbs.py:353", "gif_lbs.py", 0,
          "TRC201",
-         "the layout of an einsum output ('bik,ji->bjk' is not contiguous), passed as a "
-         "parameter to a module function its in-module caller feeds"),
+         "the layout of an einsum output ('bik,ji->bjk' is not contiguous); torch.unsqueeze(x, "
+         "dim=-1) in function form (x.unsqueeze(-1) keeps the layout); a function's return "
+         "(vertices2joints) and a parameter (batch_rigid_transform's joints) in the module"),
     Site("NVIDIA/Megatron-LM megatron/legacy/model/transformer.py:697",
          "megatron_transformer.py", 0, "TRC201",
          "pieces of torch.split along the last dim (out of TRC201's triggers); raising needs "
