@@ -1,6 +1,6 @@
 """Real sites where PyTorch warned or raised, second batch (a proxy of the held-out set).
 
-Fourteen places in public projects where a run printed "To copy construct from a tensor"
+Sixteen places in public projects where a run printed "To copy construct from a tensor"
 (TRC101) or raised "view size is not compatible with input tensor's size and stride"
 (TRC201), each traced to its module and line from an issue thread or a printed run, and
 rebuilt under fixtures/real_sites/ (trimmed to what the evidence rests on; the line carries
@@ -82,6 +82,13 @@ SITES = [
          "TRC101",
          "a module global of another module (matgl.utils.maths.SPHERICAL_BESSEL_ROOTS = "
          "torch.tensor(...)) read inside a method; a same-module global is not read either"),
+    Site("pyannote/pyannote-audio pyannote/audio/core/inference.py:354",
+         "pyannote_inference.py", 0, "TRC101",
+         "returns of another module's class (self.model.audio(file): pyannote.audio.core.io."
+         "Audio.__call__), reached through an attribute of a parameter"),
+    Site("asappresearch/flambe flambe/sampler/base.py:167", "flambe_sampler.py", 0, "TRC101",
+         "items of a DataLoader batch: collate_fn's data parameter, annotated "
+         "List[Tuple[torch.Tensor, ...]] and handed to DataLoader(collate_fn=partial(...))"),
     Site("pytorch/text torchtext/data/field.py:308", "torchtext_field.py", 0, "TRC101",
          "a parameter of a public method (arr), possibly replaced by a user hook "
          "(self.postprocessing)"),
@@ -207,6 +214,19 @@ def _matgl():  # maths.py builds the roots with torch.tensor(np.load(...))
     assert _warns_copy(lambda: torch.tensor(roots[0]))
 
 
+def _pyannote():  # Audio.__call__ returns a (num_samples, num_channels) tensor
+    waveform = torch.randn(16000, 1)
+    assert _warns_copy(lambda: torch.tensor(waveform, requires_grad=False))
+
+
+def _flambe():  # the sampler's own DataLoader path; Sampler is the only name stubbed
+    stub = types.SimpleNamespace(Sampler=object)
+    sampler = _load("flambe_sampler.py", {"flambe": stub, "flambe.sampler": stub,
+                                          "flambe.sampler.sampler": stub})["BaseSampler"]
+    data = [(torch.tensor([1, 2, 3]),), (torch.tensor([4, 5]),)]
+    assert _warns_copy(lambda: list(sampler(batch_size=2).sample(data)))
+
+
 def _lanpaint():  # ModelSampling.sigmas is a registered buffer (a tensor)
     sigmas, buffer = torch.linspace(1.0, 0.0, 10), torch.linspace(0.03, 14.6, 100)
     assert _warns_copy(lambda: torch.tensor(buffer, device=sigmas.device))
@@ -237,7 +257,8 @@ RUNS = {"fixmatch_misc.py": _fixmatch, "yolov4_train.py": _yolov4, "gif_lbs.py":
         "megatron_transformer.py": _megatron, "rnn_timeseries/1_train_predictor.py": _rnn,
         "sparseconvnet_densetosparse.py": _sparseconvnet, "lanpaint_nodes.py": _lanpaint,
         "mmdet3d_coord_transform.py": _mmdet3d,
-        "kbqa/attention.py": _kbqa, "matgl/layers/_basis.py": _matgl, "waveorder_optics.py": _waveorder,
+        "kbqa/attention.py": _kbqa, "matgl/layers/_basis.py": _matgl,
+        "pyannote_inference.py": _pyannote, "flambe_sampler.py": _flambe, "waveorder_optics.py": _waveorder,
         "torchtext_field.py": _torchtext}
 
 
