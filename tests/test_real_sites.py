@@ -1,6 +1,6 @@
 """Real sites where PyTorch warned or raised, second batch (a proxy of the held-out set).
 
-Sixteen places in public projects where a run printed "To copy construct from a tensor"
+Seventeen places in public projects where a run printed "To copy construct from a tensor"
 (TRC101) or raised "view size is not compatible with input tensor's size and stride"
 (TRC201), each traced to its module and line from an issue thread or a printed run, and
 rebuilt under fixtures/real_sites/ (trimmed to what the evidence rests on; the line carries
@@ -64,6 +64,10 @@ SITES = [
          "a parameter of another module's method (model.py passes a batch_first LSTM output "
          "through question_attention.forward -> attention -> _score -> pack_seq); the layout "
          "through a method's return (question_encoder)"),
+    Site("csyanbin/TPN-pytorch models.py:170", "tpn/models.py", 0, "TRC201",
+         "a parameter whose tensors another module builds (train.py: torch.from_numpy("
+         "np.transpose(x, (0, 3, 1, 2))), a channels_last layout); torch.cat of those; a conv "
+         "stack's output following the input's memory format"),
     Site("scraed/LanPaint src/LanPaint/nodes.py:78", "lanpaint_nodes.py", 0, "TRC101",
          "an attribute of another package's object (ComfyUI model_sampling.sigmas, a "
          "buffer); the module also star-imports comfy.samplers"),
@@ -227,6 +231,14 @@ def _flambe():  # the sampler's own DataLoader path; Sampler is the only name st
     assert _warns_copy(lambda: list(sampler(batch_size=2).sample(data)))
 
 
+def _tpn():  # train.py's episode inputs, then the encoder and the view of models.py
+    encoder = _load("tpn/models.py")["CNNEncoder"]({"h_dim": 64, "z_dim": 64})
+    support, query = (torch.from_numpy(np.transpose(np.random.rand(n, 84, 84, 3).astype(np.float32),
+                                                    (0, 3, 1, 2))) for n in (5, 15))
+    with pytest.raises(RuntimeError, match=VIEW_ERROR):
+        encoder(torch.cat((support, query), 0)).view(-1, 1600)
+
+
 def _lanpaint():  # ModelSampling.sigmas is a registered buffer (a tensor)
     sigmas, buffer = torch.linspace(1.0, 0.0, 10), torch.linspace(0.03, 14.6, 100)
     assert _warns_copy(lambda: torch.tensor(buffer, device=sigmas.device))
@@ -258,7 +270,8 @@ RUNS = {"fixmatch_misc.py": _fixmatch, "yolov4_train.py": _yolov4, "gif_lbs.py":
         "sparseconvnet_densetosparse.py": _sparseconvnet, "lanpaint_nodes.py": _lanpaint,
         "mmdet3d_coord_transform.py": _mmdet3d,
         "kbqa/attention.py": _kbqa, "matgl/layers/_basis.py": _matgl,
-        "pyannote_inference.py": _pyannote, "flambe_sampler.py": _flambe, "waveorder_optics.py": _waveorder,
+        "pyannote_inference.py": _pyannote, "flambe_sampler.py": _flambe, "tpn/models.py": _tpn,
+        "waveorder_optics.py": _waveorder,
         "torchtext_field.py": _torchtext}
 
 
