@@ -23,7 +23,7 @@ from .modulescan import (may_replace_attribute, may_set_default_device, may_stor
 from .sink import NO_SINK, Sink
 from .statements import Deferred, FunctionNode, StatementWalker
 from .triggers import Word, WordsIn, alias_groups, found
-from .values import ANNOTATED, NOT_VALUE, TENSOR, UNKNOWN, Env, Value
+from .values import ANNOTATED, MODULE_GLOBAL, NOT_VALUE, TENSOR, UNKNOWN, Env, Value
 from .visitor import Visitor
 
 Seeds = Dict[int, Dict[str, Value]]  # id(def) -> parameter -> its value on entry
@@ -389,6 +389,9 @@ class FlowWalker(StatementWalker):
             else:
                 out.pop(k, None)
         if self.in_module_body:  # rebound later, or by a star import: unknown when called
+            if not self.loops:  # a global bound once to a tensor: what a call reads (or NameError)
+                out.update((k, Value(TENSOR, caveat=v.caveat or MODULE_GLOBAL))
+                           for k, v in self.env.items() if v.kind == TENSOR)
             for k in self.rebound:
                 out.pop(k, None)
         elif self.closure_func is not None:  # a closure: the enclosing function's tensors

@@ -174,9 +174,9 @@ class StatementWalker(Evaluator):
         for n in s.decorator_list + s.bases + [k.value for k in s.keywords]:
             self.ev(n)
         saved_env, saved_outer, saved_loops, saved_raised = self.env, self.outer, self.loops, self.raised
+        self.outer = self.scope_outer()  # what the module (or function) lets its methods see
         in_module_body, self.in_module_body = self.in_module_body, False
         in_class, self.class_body = self.class_body, True
-        self.outer = self.scope_outer()
         # a class body's names are no closures of the functions defined in it
         self.env, self.loops, self.raised, closure_func, self.closure_func = {}, [], [], self.closure_func, None
         self.block(s.body)

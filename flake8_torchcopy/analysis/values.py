@@ -111,6 +111,7 @@ class Value:
 SUBCLASS = "it may be a Tensor subclass (only its type is checked)"
 ASSERTED = "it is proven only by an assert (gone under python -O)"
 OTHER_MODULE = "it is proven only by another module of the project (which may change)"
+MODULE_GLOBAL = "it is a module global (another module may rebind it)"
 
 UNKNOWN_VALUE = Value(UNKNOWN)
 NOT_VALUE = Value(NOT)
