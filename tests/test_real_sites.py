@@ -43,9 +43,9 @@ SITES = [
          "stride order); then a parameter of a method whose one caller is in the class"),
     Site("ParthaEth/GIF my_utils/photometric_optimization/models/lbs.py:353", "gif_lbs.py", 0,
          "TRC201",
-         "the layout of an einsum output ('bik,ji->bjk' is not contiguous); torch.unsqueeze(x, "
-         "dim=-1) in function form (x.unsqueeze(-1) keeps the layout); a function's return "
-         "(vertices2joints) and a parameter (batch_rigid_transform's joints) in the module"),
+         "the layout of an einsum output ('bik,ji->bjk' is not contiguous); a function's "
+         "return (vertices2joints) and a parameter (batch_rigid_transform's joints) in the "
+         "module (torch.unsqueeze(x, dim=-1) in function form keeps the layout now)"),
     Site("NVIDIA/Megatron-LM megatron/legacy/model/transformer.py:697",
          "megatron_transformer.py", 0, "TRC201",
          "pieces of torch.split along the last dim (out of TRC201's triggers); raising needs "

@@ -201,10 +201,11 @@ def _view(c: Call) -> Value:
 
 
 def _unsqueeze(c: Call) -> Value:
-    sizes, strides = c.sizes, c.strides
-    if len(c.ints) != 1 or c.ints[0] is None or sizes is None or strides is None:
+    sizes, strides = c.sizes, c.strides  # x.unsqueeze(d), torch.unsqueeze(x, dim=d)...
+    ints = c.ints + [const_int(k.value) for k in c.node.keywords if k.arg == "dim"]
+    if len(ints) != 1 or ints[0] is None or sizes is None or strides is None or len(ints) - len(c.ints) != len(c.node.keywords):
         return c.plain
-    d = c.ints[0] if c.ints[0] >= 0 else c.ints[0] + len(sizes) + 1
+    d = ints[0] if ints[0] >= 0 else ints[0] + len(sizes) + 1
     if 0 <= d <= len(sizes):
         st = strides[d] * sizes[d] if d < len(sizes) else ONE
         return Value(c.recv.kind, sizes=sizes[:d] + (ONE,) + sizes[d:],
