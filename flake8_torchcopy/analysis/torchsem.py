@@ -127,7 +127,10 @@ def subscript_layout(ev, node: ast.Subscript, base: Value, sl: ast.AST, idx: Val
         # a literal span of one step (``[:1]``, ``[2:3]``) holds one element, or none
         lower = 0 if it.lower is None else const_int(it.lower)
         upper = None if it.upper is None else const_int(it.upper)
-        if lower is not None and upper is not None and 0 <= lower < upper <= lower + step:
+        whole = sizes[k].coef if not sizes[k].powers and isinstance(sizes[k].coef, int) else None
+        if whole is not None and lower is not None and (upper is not None or it.upper is None):
+            out_s.append(Mono.const(len(range(whole)[lower:upper:step])))  # Python's own slice rule
+        elif lower is not None and upper is not None and 0 <= lower < upper <= lower + step:
             out_s.append(ONE)
         else:
             label = f"{ev.idx.text(node)}.size({len(out_s)})"
