@@ -276,9 +276,9 @@ def torch_function_layout(ev, node, name: str, args: List[Value]) -> Value:
         return Value(TENSOR)
     if name in ("matmul", "mm", "bmm") and len(args) == 2:
         return ev.binop(ast.MatMult(), args[0], args[1])
-    if (name in api.PERMUTE_METHODS or name == "unsqueeze") \
-            and args and is_tensorish(args[0]):
-        return method_layout(ev, node, args[0], name, node.args[1:], node.args[0])
+    if (name in api.PERMUTE_METHODS or name == "unsqueeze") and args and args[0].kind != NOT:
+        out = method_layout(ev, node, args[0], name, node.args[1:], node.args[0])
+        return out.with_(kind=TENSOR) if out.kind == UNKNOWN else out  # torch.t(x) returns a tensor
     if name.endswith("_like") and args and args[0].sizes is not None and len(node.args) == 1 \
             and not node.keywords:
         a = args[0]
