@@ -1,6 +1,6 @@
 """The top-k accuracy helper of PyTorch's ImageNet example, in the variants its copies use
 (``topk`` spelled four ways, ``argsort``/``sort``; ``pred.t()``, ``torch.t(pred)``; ``eq``
-or ``==`` against an ``expand_as``; a ``contiguous()`` or ``reshape`` that makes it legal).
+or ``==`` against an ``expand_as`` or a broadcast ``view(1, -1)``; a ``contiguous()`` or ``reshape`` that makes it legal).
 Each is run with torch: TRC201 reports only variants that raise, and finds the raising
 ones the module proves (those named in FOUND)."""
 import importlib.util
@@ -37,9 +37,9 @@ EQ = ["pred.eq(target.view(1, -1).expand_as(pred))", "pred == target.view(1, -1)
       "pred.eq(target.unsqueeze(0).expand_as(pred))", "pred.eq(target.reshape(1, -1).expand_as(pred))",
       "pred.eq(target.view(1, -1))"]
 VIEW = ["correct[:k].view(-1)", "correct[:k].contiguous().view(-1)", "correct[:k].reshape(-1)"]
-# what the analysis proves: t() and torch.t(pred) (2-d), eq against an expand_as; transpose(0, 1)
-# of an unknown rank, .T (numpy has it too) and a broadcast eq stay undecided
-FOUND = {"t": T[:2], "eq": EQ[:4]}
+# what the analysis proves: t() and torch.t(pred) (2-d), eq against an expand_as or a 2-d
+# broadcast; transpose(0, 1) of an unknown rank and .T (numpy has it too) stay undecided
+FOUND = {"t": T[:2], "eq": EQ[:5]}
 
 
 def _variants():

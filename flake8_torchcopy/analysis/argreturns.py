@@ -22,7 +22,7 @@ import ast
 from typing import Optional
 
 from . import torchfacts as facts
-from .methodlayouts import permuted_origin
+from .elementwise import permuted_origin
 from .values import NOT, TENSOR, Value
 
 _ALONE_FUNCTIONS = {q[6:]: k for q, k in facts.ALONE_FUNCTIONS.items() if q.startswith("torch.")}

@@ -20,8 +20,7 @@ from . import datasets, literalrows, localdicts, locallists, numpyish, selfmetho
 from . import nnmodules, nodeindex, pipelines
 from . import torchapi as api
 from . import torchsem as sem
-from . import tuples
-from . import yields
+from . import tuples, yields
 from .binding import Binding
 from .narrowing import narrow
 from .project import imported_call
@@ -32,7 +31,8 @@ from .sizes import SizeArithmetic
 from .subclasses import SubclassCaveats
 from .summaries import attribute_value
 from .symbolic import Mono, Sym
-from .methodlayouts import const_int, elementwise_layout, permuted_origin
+from .elementwise import elementwise_layout, permuted_origin
+from .methodlayouts import const_int
 from .modulescan import holds_view
 from .torchsem import TENSOR_TYPES, is_tensorish
 from .values import ANNOTATED, NOT, NOT_VALUE, SUBCLASS, TENSOR, UNKNOWN, UNKNOWN_VALUE, Env, Value, join

@@ -138,6 +138,16 @@ def broadcast(*shapes: Sequence[Mono]) -> Optional[Sizes]:
     return tuple(out)
 
 
+def broadcast_into_first(shapes: Sequence[Sizes]) -> Optional[Sizes]:
+    """The first of ``shapes``, where no other has more dims and it has no literal 1: were
+    it broadcast, one of its sizes would be 1, which a claim resting on this excludes (its
+    symbols are assumed at least 2), so the output has its sizes, or the op raises."""
+    first = shapes[0]
+    if any(s.is_one for s in first) or any(len(s) > len(first) for s in shapes[1:]):
+        return None
+    return tuple(first)
+
+
 def same_layout(a: Tuple[Sizes, Strides], b: Tuple[Sizes, Strides]) -> bool:
     """Equal sizes, and equal strides on every dim not of a literal size 1."""
     (sa, sta), (sb, stb) = a, b

@@ -3,8 +3,8 @@
 One table, ``METHOD_LAYOUT`` (``{method: handler}``), whose handlers read one method call
 (:class:`Call`: the receiver's value and the argument nodes, constant ints read by
 :func:`const_int`, unknown sizes named by :func:`dim_size`) and return a
-:class:`~.values.Value`; :func:`elementwise_layout` lays out the result of a
-TensorIterator op from its inputs.  What torch calls, attributes and indexing yield is
+:class:`~.values.Value`; TensorIterator ops among them are laid out by
+:func:`.elementwise.elementwise_layout`.  What torch calls, attributes and indexing yield is
 :mod:`.torchsem`'s, which dispatches methods here (:func:`method_layout`).
 """
 from __future__ import annotations
@@ -15,8 +15,9 @@ from typing import Callable, Dict, List, Optional, Sequence
 from . import layout as L
 from . import torchapi as api
 from . import viewlegality as VL
+from .elementwise import elementwise_layout, masked_fill_layout
 from .symbolic import ONE, Condition, Mono, Rest, Sym
-from .values import NOT, TENSOR, UNKNOWN_VALUE, Value
+from .values import TENSOR, UNKNOWN_VALUE, Value
 
 
 def const_int(node: ast.AST) -> Optional[int]:
@@ -181,10 +182,11 @@ def _view(c: Call) -> Value:
     target = c.ev.size_args(c.args)
     if target is None or not c.args:
         return c.plain
-    if sizes is None:
-        if None in target:
+    if sizes is None:  # the -1 (one at most) stands for a size of its own
+        if target.count(None) > 1:
             return c.plain
-        new = tuple(target)
+        new = tuple(Mono.sym(Sym(f"{c.ev.idx.text(c.node)}.size({i})", ("view", id(c.node), i)))
+                    if t is None else t for i, t in enumerate(target))
         return Value(kind, sizes=new, permuted_by=c.taint)
     resolved = VL.resolve_target(sizes, target)
     if resolved is None:
@@ -286,93 +288,6 @@ def _operand_values(ev, node: ast.Call, arg_nodes: Sequence[ast.AST]) -> List[Va
     nodes = list(arg_nodes) + [k.value for k in node.keywords if k.arg not in _SCALAR_KEYWORDS]
     return [UNKNOWN_VALUE if isinstance(a, ast.Starred) else ev.cache.get(id(a)) or UNKNOWN_VALUE
             for a in nodes]
-
-
-def _operand_layout(v: Value):
-    """(sizes, strides) of a tensor input, an untraced one assumed contiguous as elsewhere;
-    None when not known."""
-    if v.sizes is None:
-        return None
-    if v.strides is not None:
-        return v.sizes, v.strides
-    if v.permuted_by is None:
-        return v.sizes, L.contiguous_strides(v.sizes)
-    return None
-
-
-def permuted_origin(values: Sequence[Value]) -> Optional[str]:
-    """The permutation one of the values (or an item of one) was made by, if any."""
-    for v in values:
-        if v.permuted_by:
-            return v.permuted_by
-        held = list(v.elems or ()) + [x for x in (v.item, v.mapped) if x is not None]
-        for e in held:
-            if e.permuted_by:
-                return e.permuted_by
-    return None
-
-
-def elementwise_layout(kind: str, inputs: Sequence[Value], label: str,
-                       keep_rank: bool = False) -> Value:
-    """The result of a TensorIterator op of ``inputs`` (the receiver among them; Python
-    numbers are left out): its strides by :func:`layout.elementwise`, else unknown and
-    never assumed contiguous when an input was permuted.  ``keep_rank``: an input whose
-    sizes are not known (a scale in a name) is taken to broadcast into the others, as the
-    binary operators do."""
-    tensors = [v for v in inputs if v.kind != NOT]
-    if not tensors:
-        return Value(kind)
-    taint = permuted_origin(tensors)
-    layouts = [_operand_layout(v) for v in tensors]
-    known = [lay for lay in layouts if lay is not None]
-    mark = taint or (label if any(st != L.contiguous_strides(sz) for sz, st in known) else None)
-    assumes = frozenset().union(*(v.assumes for v in tensors))
-    if len(known) == len(layouts):
-        sizes = L.broadcast(*(sz for sz, _ in known))
-        if sizes is None:
-            return Value(kind, permuted_by=mark)
-        strides = L.elementwise(known)
-        if strides is None:
-            decided = L.tensor_iterator(known)
-            if decided is None:
-                return Value(kind, sizes=sizes, permuted_by=mark)
-            strides, assumed = decided
-            assumes = assumes | assumed
-        return Value(kind, sizes=sizes, strides=strides, permuted_by=taint, assumes=assumes)
-    sized = [v.sizes for v in tensors if v.sizes is not None]
-    if len(sized) == len(tensors) and layouts[0] is not None:
-        # some strides not known (an expand_as): decided when the first input decides
-        decided = L.tensor_iterator([lay if lay is not None else (sz, None)
-                                     for sz, lay in zip(sized, layouts)])
-        if decided is not None:
-            strides, assumed = decided
-            sizes = L.broadcast(*sized)
-            return Value(kind, sizes=sizes, strides=strides, permuted_by=taint,
-                         assumes=assumes | assumed)
-    if len(tensors) == 1 and tensors[0].open_layout is not None:
-        # a tensor of unknown rank: dense, its strides carry over (numbers are no input)
-        sizes, strides = tensors[0].open_layout
-        if L.is_dense(sizes, strides):
-            return Value(kind, permuted_by=taint, open_layout=tensors[0].open_layout)
-        return Value(kind, permuted_by=mark)
-    first = tensors[0]
-    sizes = None
-    if keep_rank and first.sizes is not None and all(
-            v.sizes is None or L.broadcast(first.sizes, v.sizes) == first.sizes for v in tensors):
-        sizes = first.sizes
-    return Value(kind, sizes=sizes, permuted_by=mark)
-
-
-def masked_fill_layout(kind: str, x: Value, mask: Value) -> Value:
-    """``x.masked_fill(mask, v)`` is no TensorIterator op: it clones the broadcast of x and
-    mask with ``MemoryFormat::Contiguous``, whatever their layouts.  A mask whose sizes are
-    not known is taken to broadcast into x (a masked_fill_ would require it)."""
-    sizes = x.sizes
-    if sizes is not None and mask.sizes is not None:
-        sizes = L.broadcast(sizes, mask.sizes)
-    if sizes is None:
-        return Value(kind)  # contiguous, of sizes not known
-    return Value(kind, sizes=sizes, strides=L.contiguous_strides(sizes))
 
 
 def _shape_preserving(c: Call) -> Value:

@@ -45,7 +45,7 @@ from typing import Callable, Dict, List, Optional, Sequence
 
 from . import layout as L
 from . import nncontainers
-from .methodlayouts import permuted_origin
+from .elementwise import permuted_origin
 from .symbolic import Condition, Mono, Sym
 from .torchfacts import NN_TENSOR_MODULES, NN_TUPLE_MODULES
 from .torchsem import known_size

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple, cast
 from . import layout as L
 from . import numpyish
 from . import torchsem as sem
-from .methodlayouts import const_int, dim_size, elementwise_layout
+from .elementwise import elementwise_layout
+from .methodlayouts import const_int, dim_size
 from .symbolic import Mono, Sym, rounded
 from .torchsem import is_tensorish
 from .values import ANNOTATED, NOT, TENSOR, UNKNOWN, UNKNOWN_VALUE, Env, Value, _serial

@@ -13,14 +13,8 @@ from typing import List, Optional
 from . import argreturns, pipelines, yields
 from . import layout as L
 from . import torchapi as api
-from .methodlayouts import (
-    _operand_values,
-    const_int,
-    elementwise_layout,
-    masked_fill_layout,
-    method_layout,
-    permuted_origin,
-)
+from .elementwise import elementwise_layout, masked_fill_layout, permuted_origin
+from .methodlayouts import _operand_values, const_int, method_layout
 from .modulescan import defines_method
 from .symbolic import ONE, ZERO, Mono, Sym
 from .values import ANNOTATED, NOT, NOT_VALUE, TENSOR, UNKNOWN, UNKNOWN_VALUE, Value
