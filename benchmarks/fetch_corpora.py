@@ -15,7 +15,8 @@ Two groups, both fetched by default:
   torchmetrics, kornia, torchtune, stable-baselines3, lightly,
   denoising-diffusion-pytorch, pytorch-forecasting, torchgeo, pyro-ppl,
   asteroid, e3nn, pytorch-tabnet, torchani, braindecode, tianshou,
-  avalanche-lib),
+  avalanche-lib, vit-pytorch, lightning-bolts, pykan, rl-games, torchdyn,
+  torchrl),
   labelled in ``benchmarks/labels.csv`` like the first group
   (docs/evaluation.md, "Research-style code").
 
@@ -72,6 +73,12 @@ RESEARCH_PACKAGES: Dict[str, str] = {
     "braindecode": "braindecode==1.8.1",
     "tianshou": "tianshou==2.0.1",
     "avalanche_lib": "avalanche-lib==0.6.0",
+    "vit_pytorch": "vit-pytorch==1.26.11",
+    "lightning_bolts": "lightning-bolts==0.7.0",
+    "pykan": "pykan==0.2.8",
+    "rl_games": "rl-games==1.6.5",
+    "torchdyn": "torchdyn==1.0.6",
+    "torchrl": "torchrl==0.14.1",
 }
 TORCH_VERSION = "2.13.0"
 ALL_CORPORA = ["torch"] + list(PACKAGES)
