@@ -36,7 +36,7 @@ def test_the_first_operands_sizes_and_strides_are_torchs():
     for head, op, y in _cases(4, 300):
         src = head + f"    return probe({op})\n\n\nf({y})\n"
         seen = []
-        exec(compile(src, "<case>", "exec"), {"probe": lambda v: seen.append(v) or v})
+        exec(compile(src, "<case>", "exec"), {"probe": lambda v, seen=seen: seen.append(v) or v})
         (value,), (real,) = analysed(src), seen
         if value.sizes is None or value.strides is None:
             continue

@@ -10,7 +10,7 @@ import ast
 import weakref
 from typing import Any, List, Optional, Sequence, Tuple, cast
 
-from . import gradfree, gradmode, hostmade, listattrs, locallists, numpyish, tensorlists
+from . import foreignmethods, gradfree, gradmode, hostmade, listattrs, locallists, numpyish, tensorlists
 from .scopes import enclosing_scope
 from .symbolic import Mono
 from .torchapi import DTYPE_NAMES, LEGACY_CONSTRUCTORS
@@ -61,6 +61,14 @@ class Context:
     def is_not_tensor(self, node: ast.AST) -> bool:
         """The data flow proves something other than a tensor (a number, a list, None...)."""
         return self.value(node).kind == NOT
+
+    def calls_foreign_methods(self, node: ast.AST) -> bool:
+        """``node`` is a name on which the function (the module, outside one) calls a method
+        no ``torch.Tensor`` has: no plain tensor where that call returns."""
+        if not isinstance(node, ast.Name):
+            return False
+        scope = self._w.closure_func if self._w.closure_func is not None else self._w.tree
+        return foreignmethods.foreign_method_called(scope, node.id)
 
     def tensor_on_some_path(self, node: ast.AST) -> bool:
         """A tensor on at least one path here, provably not a tensor on every other."""

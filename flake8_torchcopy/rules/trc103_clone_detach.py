@@ -108,6 +108,8 @@ class CloneDetach(Rule):
             return
         if ctx.certainly_no_grad(receiver):
             return  # a detached tensor: the clone records no node either
+        if ctx.calls_foreign_methods(receiver):
+            return  # `d.del_("index")` elsewhere: a TensorDict or the like, no plain tensor
         if q is not None or _is_super(receiver):
             return  # torch.Tensor.clone(t), torch.ops.aten.clone(t), super().clone(): not a method of t
         edit, args_text = swap_edit(ctx, node, inner)
