@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple, cast
 
-from . import localdicts, numpyish
+from . import listfill, localdicts, numpyish
 from . import torchsem as sem
 from .narrowing import narrow, tested_names
 from .torchsem import is_tensorish
@@ -85,6 +85,8 @@ class Binding:
         self.ev_target(target)
         if isinstance(target, ast.Subscript):
             after = localdicts.store(self, target, v)  # d["k"] = v of a dict the walker follows
+            if after is None:
+                after = listfill.stored(self, target, v)  # xs[i] = v of a list the walker follows
             if after is not None:
                 self.env[cast(ast.Name, target.value).id] = after
 
@@ -189,6 +191,10 @@ class Binding:
         if isinstance(node, ast.ListComp) and elt is not None and (
                 elt.array is not None or is_tensorish(elt) or elt.some):
             return Value(NOT, item=elt, mutable=True)  # a list of arrays (numpyish), of tensors (TRC108)
+        if isinstance(node, ast.ListComp):
+            made = listfill.comprehended(self, node, elt)  # [None for _ in range(n)]
+            if made is not None:
+                return made
         return NOT_VALUE
 
     e_SetComp = e_ListComp
@@ -199,4 +205,4 @@ class Binding:
 
     def e_DictComp(self, node):
         self.comprehension(node, [node.key, node.value])
-        return NOT_VALUE
+        return localdicts.comprehension(self, node)  # {k: t for ...}: what any key holds

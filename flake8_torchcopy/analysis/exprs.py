@@ -304,12 +304,12 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
             return base.item or UNKNOWN_VALUE
         if base.mapped is not None:
             return base.mapped
-        if type(node.value) is ast.Name and base.kind == NOT:
-            got = localdicts.item(self, node, base)  # d["a"] of a local dict
-            if got is not None:
-                return got
-        if base.item is not None and isinstance(node.slice, ast.Constant):
-            return base.item
+        got = localdicts.item(self, node, base) if type(node.value) is ast.Name and base.kind == NOT else None
+        if got is not None:  # d["a"] of a local dict
+            return got
+        if base.item is not None and (type(node.slice) is ast.Constant or base.mutable and type(node.slice)
+                                      is not ast.Slice):
+            return base.item  # xs[j]: an item of a list by any index
         if isinstance(node.value, ast.Attribute) and node.value.attr == "shape":
             i = const_int(node.slice)
             owner = self.cache.get(id(node.value.value))
@@ -365,8 +365,8 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
                 arr = numpyish.method(recv, node, node.func.attr, self)
                 if arr is not None:
                     return arr
-            elif node.func.attr == "append" and isinstance(node.func.value, ast.Name):
-                numpyish.appended(self, node)
+            elif node.func.attr in ("append", "update") and localdicts.mutated(self, node):
+                pass  # xs.append(x), d.update(e) of a name: what the list or the dict holds now
             elif self.self_value is not None and isinstance(node.func.value, ast.Name):
                 own = selfmethods.self_method_value(self, node)  # self.m(...): the module's m
                 if own is None:

@@ -27,7 +27,7 @@ import re
 from typing import Dict, List, Optional, Tuple, Union, cast
 
 from .locallists import dict_sources, scope_of
-from .values import ANNOTATED, NOT, TENSOR, UNKNOWN_VALUE, Value, join
+from .values import ANNOTATED, NOT, TENSOR, UNKNOWN, UNKNOWN_VALUE, Value, join
 
 SELF_METHOD = "it is proven only by what a method of the class returns (a subclass may override it)"
 
@@ -36,14 +36,17 @@ _TABLE = "_dict_entries"  # ev.__dict__: id(value) -> _Entry
 
 
 class _Entry:
-    """A dict value: where it was made and what its keys hold (``func``: worked out when
-    first read, from the returns of that ``def``)."""
+    """A dict value: where it was made, what its keys hold (``func``: worked out when first
+    read, from the returns of that ``def``) and what any other key may hold (``rest``; None:
+    no other key)."""
 
-    __slots__ = ("value", "origin", "keys", "func", "caveat")
+    __slots__ = ("value", "origin", "keys", "func", "caveat", "rest")
 
     def __init__(self, value: Value, origin: ast.AST, keys: Optional[Dict[Key, Value]],
-                 func: Optional[ast.FunctionDef] = None, caveat: Optional[str] = None) -> None:
+                 func: Optional[ast.FunctionDef] = None, caveat: Optional[str] = None,
+                 rest: Optional[Value] = None) -> None:
         self.value, self.origin, self.keys, self.func, self.caveat = value, origin, keys, func, caveat
+        self.rest = rest
 
 
 def _key(node: Optional[ast.AST]) -> Optional[Key]:
@@ -58,39 +61,70 @@ def _display_keys(node: ast.Dict) -> Optional[list]:
 
 
 def _kind_only(v: Value) -> Value:
-    return Value(v.kind, caveat=v.caveat, permuted_by=v.permuted_by)
+    return Value(v.kind, caveat=v.caveat, permuted_by=v.permuted_by, some=v.some, mixed=v.mixed)
 
 
 def literal(ev, node: ast.Dict, made: Value) -> Value:
-    """The value of a dict display (``made``: what it is otherwise), recorded with what its
-    keys hold when they are all constants and some value is a tensor."""
-    keys = _display_keys(node)
-    if keys is None:
+    """The value of a dict display (``made``: what it is otherwise), recorded where some value
+    is a tensor (or the module may store into a dict) and no item is ``**e``: what its
+    constant keys hold; with a computed key, no key known and any holds any of the values."""
+    if None in node.keys:
         return made
     held = [ev.cache.get(id(v)) or UNKNOWN_VALUE for v in node.values]
-    if not any(h.kind in (TENSOR, ANNOTATED) for h in held) and not _stored_into(ev):
-        return made  # no tensor in it, and the module stores into no dict by a key
+    if not any(h.kind in (TENSOR, ANNOTATED) or h.some for h in held) and not _stored_into(ev):
+        return made  # no tensor in it, and the module stores into no dict
     out = Value(NOT, permuted_by=made.permuted_by)
     table = ev.__dict__.setdefault(_TABLE, {})
-    table[id(out)] = _Entry(out, node, {k: _kind_only(h) for k, h in zip(keys, held)})
+    keys = _display_keys(node)
+    if keys is None:
+        table[id(out)] = _Entry(out, node, {}, rest=_join_all([_kind_only(h) for h in held]))
+    else:
+        table[id(out)] = _Entry(out, node, {k: _kind_only(h) for k, h in zip(keys, held)})
     return out
 
 
-def _returns_dicts(func: ast.FunctionDef) -> bool:
+def comprehension(ev, node: ast.DictComp) -> Value:
+    """A dict comprehension: no key known, every value what its value expression is (recorded
+    where that is a tensor on some path)."""
+    held = ev.cache.get(id(node.value)) or UNKNOWN_VALUE
+    out = Value(NOT)
+    if held.kind in (TENSOR, ANNOTATED) or held.some:
+        ev.__dict__.setdefault(_TABLE, {})[id(out)] = _Entry(out, node, {}, rest=_kind_only(held))
+    return out
+
+
+def _returns_dicts(func: ast.FunctionDef, text: str) -> bool:
     """Does every ``return`` of ``func`` (none in nested scopes) give a dict display with
-    constant keys?  (Undecorated, no generator, ending in a ``return``: the caller's.)"""
+    constant keys, a dict comprehension, or a name ``func`` binds only to dict displays and
+    comprehensions and hands to nothing (:func:`_bound_to_displays`)?  (Undecorated, no
+    generator, ending in a ``return``: the caller's; ``text``: ``func``'s.)"""
     stack: List[ast.AST] = list(func.body)
+    names = set()
     found = False
     while stack:
         n = stack.pop()
         if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
             continue
         if isinstance(n, ast.Return):
-            if not isinstance(n.value, ast.Dict) or _display_keys(n.value) is None:
+            v = n.value
+            if isinstance(v, ast.Name):
+                names.add(v.id)
+            elif not (isinstance(v, ast.Dict) and _display_keys(v) is not None or isinstance(v, ast.DictComp)):
                 return False
             found = True
         stack.extend(ast.iter_child_nodes(n))
-    return found
+    return found and all(_bound_to_displays(func, name, text) for name in names)
+
+
+def _bound_to_displays(func: ast.FunctionDef, name: str, text: str) -> bool:
+    """Is ``name`` bound in ``func`` only by ``name = {...}`` / ``{k: v for ...}`` and kept local
+    (:func:`.locallists.dict_sources`, asked only when the bindings are such)?"""
+    bound = [n.value for n in ast.walk(func) if isinstance(n, ast.Assign) and any(
+        isinstance(t, ast.Name) and t.id == name for t in n.targets)]
+    if not bound or not all(isinstance(v, (ast.Dict, ast.DictComp)) for v in bound):
+        return False
+    sources = dict_sources(func, name, text)
+    return sources is not None and all(id(v) in sources for v in bound)
 
 
 def _def_in(tree: ast.Module, cls: Optional[ast.ClassDef], m: str) -> Optional[ast.FunctionDef]:
@@ -114,11 +148,11 @@ def call(ev, node: ast.Call, defn: Optional[ast.AST]) -> Optional[Value]:
     """``self.m(...)`` (``defn`` None) or ``f(...)`` of a module-level ``def`` (``defn``)
     that returns a fresh dict display on every path: a dict value whose keys are worked out
     when read."""
-    if ev.__dict__.get("no_self_methods"):
-        return None  # the walker summarising a function: one level
+    if ev.__dict__.get("no_self_methods") or not getattr(ev, "walks_returns", True):
+        return None  # the walker summarising a function (also while it walks the module): one level
     has = ev.__dict__.get("_returns_display")
     if has is None:
-        has = ev.__dict__["_returns_display"] = "return {" in ev.source
+        has = ev.__dict__["_returns_display"] = "return {" in ev.source or "= {" in ev.source
     tree = getattr(ev, "tree", None)
     if not has or not isinstance(tree, ast.Module):
         return None
@@ -135,13 +169,13 @@ def call(ev, node: ast.Call, defn: Optional[ast.AST]) -> Optional[Value]:
         if key not in memo:  # the def's returns first (cheap), then resolve's scans of the text
             found = _def_in(tree, cls, func.attr)
             memo[key] = resolve(tree, ev.source, cls, func.attr) \
-                if found is not None and _returns_dicts(found) else None
+                if found is not None and _returns_dicts(found, ev.idx.text(found)) else None
         d = memo[key]
         caveat = SELF_METHOD
     else:
         known: Dict[int, bool] = ev.__dict__.setdefault("_dict_functions", {})
         if id(defn) not in known:
-            known[id(defn)] = _function_returns_dicts(defn, tree, ev.source)
+            known[id(defn)] = _function_returns_dicts(defn, tree, ev.source, ev.idx.text(defn))
         if not known[id(defn)]:
             return None
         d = cast(ast.FunctionDef, defn)
@@ -152,41 +186,62 @@ def call(ev, node: ast.Call, defn: Optional[ast.AST]) -> Optional[Value]:
     return out
 
 
-def _function_returns_dicts(defn: ast.AST, tree: ast.Module, source: str) -> bool:
-    """Is ``defn`` a plain module-level ``def``, bound once, whose every return is a dict display?"""
+def _function_returns_dicts(defn: ast.AST, tree: ast.Module, source: str, text: str) -> bool:
+    """Is ``defn`` a plain module-level ``def``, bound once, whose every return is a fresh dict?"""
     from .returns import bound_once, module_names
     return isinstance(defn, ast.FunctionDef) and not defn.decorator_list and bool(defn.body) \
-        and isinstance(defn.body[-1], ast.Return) and _returns_dicts(defn) \
+        and isinstance(defn.body[-1], ast.Return) and _returns_dicts(defn, text) \
         and not any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(defn)) \
         and bound_once(defn.name, module_names(tree, source))
 
 
-def _summary(ev, func: ast.FunctionDef) -> Dict[Key, Value]:
-    """What each key holds on every ``return`` of ``func`` (walked once per module)."""
-    memo: Dict[int, Dict[Key, Value]] = ev.__dict__.setdefault("_dict_returns", {})
+Summary = Tuple[Dict[Key, Value], Optional[Value]]  # what each key holds, what any other may
+
+
+def _summary(ev, func: ast.FunctionDef) -> Summary:
+    """What each key holds on every ``return`` of ``func`` (walked once per module), and what
+    any other key may hold (a key only some returns have among them)."""
+    memo: Dict[int, Summary] = ev.__dict__.setdefault("_dict_returns", {})
     if id(func) in memo:
         return memo[id(func)]
-    memo[id(func)] = {}  # a cycle, or a failure below: nothing known
+    memo[id(func)] = ({}, UNKNOWN_VALUE)  # a cycle, or a failure below: nothing known
     from .returnwalker import module_returns
     values = module_returns(ev, func)
     table = ev.__dict__["_method_walker"].__dict__.get(_TABLE, {})  # the walker module_returns made
     out: Optional[Dict[Key, Value]] = None
+    rest: Optional[Value] = None
     for v in values or [None]:
         entry = table.get(id(v)) if v is not None else None
         if entry is None or entry.value is not v or entry.keys is None:
-            out = {}  # a return whose dict holds no tensor (or was not walked)
-            break
-        out = dict(entry.keys) if out is None else {k: join(out[k], entry.keys[k])
-                                                     for k in out if k in entry.keys}
-    memo[id(func)] = out or {}
+            return memo[id(func)]  # a return whose dict holds no tensor (or was not walked)
+        if out is None:
+            out, rest = dict(entry.keys), entry.rest
+            continue
+        dropped = [x for k, x in out.items() if k not in entry.keys] \
+            + [x for k, x in entry.keys.items() if k not in out] + [x for x in (entry.rest,) if x is not None]
+        out = {k: join(out[k], entry.keys[k]) for k in out if k in entry.keys}
+        rest = _join_all(([rest] if rest is not None else []) + dropped)
+    memo[id(func)] = (out or {}, rest)
     return memo[id(func)]
 
 
+def _certain(v: Value) -> Value:
+    """``v`` where it is certainly a tensor, or certainly none; else unknown (no "some paths")."""
+    return v if v.kind != UNKNOWN else UNKNOWN_VALUE
+
+
+def _join_all(values: List[Value]) -> Optional[Value]:
+    out: Optional[Value] = None
+    for v in values:
+        out = v if out is None else join(out, v)
+    return out
+
+
 def _stored_into(ev) -> bool:
-    """May the module store into a dict by a key (``d["a"] = t``)?  A quick look at its text."""
+    """May the module store into a dict (``d["a"] = t``, ``d.update(e)``)?  A quick look at its text."""
     known = ev.__dict__.get("_dict_stores")
     if known is None:
-        known = ev.__dict__["_dict_stores"] = bool(_KEY_STORE.search(ev.source))
+        known = ev.__dict__["_dict_stores"] = ".update(" in ev.source or bool(_KEY_STORE.search(ev.source))
     return known
 
 
@@ -202,9 +257,11 @@ def _entry(ev, base: Value) -> Optional[_Entry]:
     if entry is None or entry.value is not base:
         return None
     if entry.keys is None:
-        entry.keys = _summary(ev, entry.func) if entry.func is not None else {}
+        entry.keys, entry.rest = _summary(ev, entry.func) if entry.func is not None else ({}, UNKNOWN_VALUE)
         if entry.caveat is not None:
             entry.keys = {key: v.with_(caveat=v.caveat or entry.caveat) for key, v in entry.keys.items()}
+            if entry.rest is not None:
+                entry.rest = entry.rest.with_(caveat=entry.rest.caveat or entry.caveat)
     return entry
 
 
@@ -221,12 +278,50 @@ def store(ev, target: ast.Subscript, held: Value) -> Optional[Value]:
     if entry is None:
         return None
     k = _key(target.slice)
+    if k is None:
+        return Value(NOT, permuted_by=base.permuted_by)
+    keys = dict(cast(Dict[Key, Value], entry.keys))
+    keys[k] = _kind_only(held)
+    return _made(ev, base, entry, keys, entry.rest)
+
+
+def _made(ev, base: Value, entry: _Entry, keys: Dict[Key, Value], rest: Optional[Value]) -> Value:
     out = Value(NOT, permuted_by=base.permuted_by)
-    if k is not None:
-        keys = dict(cast(Dict[Key, Value], entry.keys))
-        keys[k] = _kind_only(held)
-        ev.__dict__[_TABLE][id(out)] = _Entry(out, entry.origin, keys)
+    ev.__dict__[_TABLE][id(out)] = _Entry(out, entry.origin, keys, rest=rest)
     return out
+
+
+def mutated(ev, node: ast.Call) -> bool:
+    """``xs.append(x)`` (:func:`.numpyish.appended`; True) or ``d.update(e)`` of a name bound
+    to a dict recorded here (True): the name now holds what the list or dict holds after it.
+    ``d.update(e)`` with ``e`` one plain argument, a dict display, comprehension or call that
+    made a dict recorded here, adds its keys (any key it may hold may replace each of
+    ``d``'s); with anything else what ``d`` holds is no longer known."""
+    func = cast(ast.Attribute, node.func)
+    if not isinstance(func.value, ast.Name):
+        return False
+    if func.attr == "append":
+        from .numpyish import appended
+        appended(ev, node)
+        return True
+    name = func.value.id
+    base = ev.env.get(name)
+    entry = _entry(ev, base) if base is not None else None
+    if entry is None:
+        return False
+    arg = node.args[0] if len(node.args) == 1 and not node.keywords else None
+    src = _entry(ev, ev.cache.get(id(arg)) or UNKNOWN_VALUE) \
+        if isinstance(arg, (ast.Dict, ast.DictComp, ast.Call)) else None
+    if src is None:
+        ev.env[name] = Value(NOT, permuted_by=base.permuted_by)
+        return True
+    keys = dict(cast(Dict[Key, Value], entry.keys))
+    if src.rest is not None:  # a key it may hold replaces each: a tensor only if both are
+        keys = {k: _certain(join(x, src.rest)) for k, x in keys.items()}
+    keys.update(cast(Dict[Key, Value], src.keys))
+    ev.env[name] = _made(ev, cast(Value, base), entry, keys,
+                         _join_all([x for x in (entry.rest, src.rest) if x is not None]))
+    return True
 
 
 def item(ev, node: ast.Subscript, base: Value) -> Optional[Value]:
@@ -234,12 +329,15 @@ def item(ev, node: ast.Subscript, base: Value) -> Optional[Value]:
     entry = _entry(ev, base)
     if entry is None or not isinstance(node.value, ast.Name):
         return None
+    if not isinstance(node.ctx, ast.Load) or isinstance(node.slice, ast.Slice):
+        return None
     k = _key(node.slice)
-    if k is None or not isinstance(node.ctx, ast.Load):
-        return None
-    held = cast(Dict[Key, Value], entry.keys).get(k)
-    if held is None:
-        return None
+    keys = cast(Dict[Key, Value], entry.keys)
+    held: Optional[Value] = keys[k] if k is not None and k in keys else None
+    if held is None:  # d["b"] of a key not listed, d[name]: what any key may hold, where certainly a tensor
+        held = _join_all(([] if k is not None else list(keys.values())) + [x for x in (entry.rest,) if x])
+        if held is None or held.kind not in (TENSOR, ANNOTATED):
+            return None
     name = node.value.id
     local: Dict[Tuple[int, str], Optional[frozenset]] = ev.__dict__.setdefault("_dict_local", {})
     scope = scope_of(ev, ev.tree, node)

@@ -133,8 +133,9 @@ def list_stays_local(scope: ast.AST, name: str, source_text: str, constructors) 
 
     def store(node: ast.Name, parent: ast.AST, parents: Parents) -> bool:
         stored.append(node)
-        return isinstance(parent, (ast.Assign, ast.AnnAssign)) and parent.value is not None \
-            and isinstance(parent.value, (ast.List, ast.ListComp)) \
+        value = getattr(parent, "value", None)
+        return isinstance(parent, (ast.Assign, ast.AnnAssign)) and value is not None \
+            and (isinstance(value, (ast.List, ast.ListComp)) or _repeated(value)) \
             and (getattr(parent, "target", None) is node or node in getattr(parent, "targets", ()))
 
     def load(node: ast.Name, parent: ast.AST, parents: Parents) -> bool:
@@ -143,22 +144,36 @@ def list_stays_local(scope: ast.AST, name: str, source_text: str, constructors) 
     return every_use(scope, name, source_text, store, load) and bool(stored)
 
 
+def _repeated(value: ast.AST) -> bool:
+    """``[None] * n`` (or ``n * [None]``): a fresh list, or what ``n``'s ``__rmul__`` makes."""
+    return isinstance(value, ast.BinOp) and isinstance(value.op, ast.Mult) \
+        and (isinstance(value.left, ast.List) or isinstance(value.right, ast.List))
+
+
+def item_store(node: ast.Name, parent: ast.AST, parents) -> bool:
+    """Is ``node`` (``parent`` a subscript of it) the list of a statement ``xs[k] = v``: one
+    target, ``k`` no slice (the walker follows it: :func:`.listfill.stored`)?"""
+    above = parents.get(id(parent))
+    return isinstance(parent, ast.Subscript) and isinstance(parent.ctx, ast.Store) and parent.value is node \
+        and not isinstance(parent.slice, ast.Slice) and isinstance(above, ast.Assign) and above.targets == [parent]
+
+
 _DICT_READS = frozenset({"keys", "values", "items", "get", "copy"})
 
 
 def dict_sources(scope: ast.AST, name: str, source_text: str) -> Optional[frozenset]:
     """The ids of the expressions ``name`` is bound to in ``scope`` when each binding is
-    ``name = {...}`` or ``name = <call>`` (a single target) and each read of ``name`` is
-    ``name[k]``, a call of ``name.keys``/``values``/``items``/``get``/``copy``, a test,
-    ``k in name``, iteration, ``return name`` or a statement ``name["k"] = v`` with a
-    constant key (the walker follows it): no other name holds the dict, nothing else stores
-    into it.  None otherwise (and where :func:`uses_in_scope` does not follow)."""
+    ``name = {...}``, ``{k: v for ...}`` or ``<call>`` (one target) and each read of ``name``
+    is ``name[k]``, a call of ``name.keys``/``values``/``items``/``get``/``copy``, a test, ``k
+    in name``, iteration, ``return name``, a statement ``name["k"] = v`` (a constant key) or
+    ``name.update(e)`` (one plain argument; the walker follows both): no other name holds the
+    dict, nothing else stores into it.  None otherwise (or where :func:`uses_in_scope` does not follow)."""
     sources = set()
 
     def store(node: ast.Name, parent: ast.AST, parents: Parents) -> bool:
         if isinstance(parent, ast.Assign) and parent.targets == [node] \
                 or isinstance(parent, ast.AnnAssign) and parent.target is node and parent.value is not None:
-            if isinstance(parent.value, (ast.Dict, ast.Call)):
+            if isinstance(parent.value, (ast.Dict, ast.DictComp, ast.Call)):
                 sources.add(id(parent.value))
                 return True
         return False
@@ -176,9 +191,11 @@ def _dict_read(node: ast.Name, parent: ast.AST, parents) -> bool:
             return isinstance(above, ast.Assign) and above.targets == [parent] \
                 and isinstance(key, ast.Constant) and type(key.value) in (str, int)
         return isinstance(parent.ctx, ast.Load)
-    if isinstance(parent, ast.Attribute) and parent.attr in _DICT_READS:
-        call = parents.get(id(parent))
-        return isinstance(call, ast.Call) and call.func is parent
+    if isinstance(parent, ast.Attribute) and (parent.attr in _DICT_READS or parent.attr == "update"):
+        call = parents.get(id(parent))  # d.update(e): a statement the walker follows
+        return isinstance(call, ast.Call) and call.func is parent and (parent.attr != "update" or isinstance(
+            parents.get(id(call)), ast.Expr) and len(call.args) == 1 and not call.keywords
+            and not isinstance(call.args[0], ast.Starred))
     if isinstance(parent, (ast.For, ast.AsyncFor, ast.comprehension)) and parent.iter is node:
         return True
     if isinstance(parent, (ast.If, ast.While, ast.IfExp)) and parent.test is node:
@@ -191,6 +208,8 @@ def _dict_read(node: ast.Name, parent: ast.AST, parents) -> bool:
 
 
 def _allowed_read(node: ast.Name, parent: ast.AST, parents, constructors) -> bool:
+    if isinstance(parent, ast.Subscript) and isinstance(parent.ctx, ast.Store):
+        return item_store(node, parent, parents)
     if isinstance(parent, ast.Attribute) and parent.attr == "append":
         call = parents.get(id(parent))
         return isinstance(call, ast.Call) and call.func is parent and isinstance(parents.get(id(call)), ast.Expr)
@@ -273,7 +292,7 @@ def _reads_only(ev, scope: ast.AST, name: str, text: str) -> bool:
 
 def _list_read(ev, node: ast.Name, parent: ast.AST, parents) -> bool:
     if isinstance(parent, ast.Subscript):
-        return parent.value is node and isinstance(parent.ctx, ast.Load)
+        return parent.value is node and isinstance(parent.ctx, ast.Load) or item_store(node, parent, parents)
     if isinstance(parent, (ast.For, ast.AsyncFor, ast.comprehension)):
         return parent.iter is node
     if isinstance(parent, (ast.If, ast.While, ast.IfExp)):
@@ -395,6 +414,6 @@ def _mapping_read(ev, node: ast.Name, parent: ast.AST, parents) -> bool:
     if isinstance(parent, ast.Call) and node in parent.args and isinstance(parent.func, ast.Name) \
             and parent.func.id == "dict":
         return "dict" not in ev.env and "dict" not in ev.outer and not ev.star_imported
-    if isinstance(parent, ast.Assign):
-        return False  # another name
+    if isinstance(parent, ast.Assign) or isinstance(parent, ast.Subscript) and not isinstance(parent.ctx, ast.Load):
+        return False  # another name; m[k] = v (the walker follows stores into lists only)
     return _list_read(ev, node, parent, parents) and not isinstance(parent, ast.Attribute)

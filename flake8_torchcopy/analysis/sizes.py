@@ -13,7 +13,7 @@ import ast
 from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple, cast
 
 from . import layout as L
-from . import numpyish
+from . import listfill, numpyish
 from . import torchsem as sem
 from .elementwise import elementwise_layout
 from .methodlayouts import const_int, dim_size
@@ -161,6 +161,10 @@ class SizeArithmetic:
 
     def binop(self, op, left: Value, right: Value, inplace: bool = False,
               nodes: Tuple[Optional[ast.AST], Optional[ast.AST]] = (None, None)) -> Value:
+        if isinstance(op, ast.Mult) and not inplace and (type(nodes[0]) is ast.List or type(nodes[1]) is ast.List):
+            made = listfill.repeated(self, nodes, left, right)  # [None] * n
+            if made is not None:
+                return made
         if (left.array is not None or right.array is not None) and not inplace:
             arr = numpyish.binop(op, left, right, nodes)
             if arr is not None:

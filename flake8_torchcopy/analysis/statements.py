@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
 
+from . import listfill
 from .exprs import Evaluator
 from .loops import walk_loop
 from .narrowing import narrow, never_true, unmatched_subject
@@ -67,6 +68,7 @@ class StatementWalker(Evaluator):
     scope_outer: Callable[[], Env]  # a method: the bindings a nested scope can see
     closure_func: Optional[ast.AST]  # the function whose body is walked (None: a class body)
     def_outer: Callable[[FunctionNode], Env]  # a method: the bindings a def met now is walked with
+    current_stmt: Optional[ast.stmt] = None  # the statement being walked
 
     def block(self, stmts: Sequence[ast.stmt]) -> bool:
         for s in stmts:
@@ -76,6 +78,7 @@ class StatementWalker(Evaluator):
 
     def stmt(self, s: ast.stmt) -> bool:
         self.stmt_range = (s.lineno, s.end_lineno or s.lineno)
+        self.current_stmt = s
         handler = self._handler(self._stmt_handlers, "s_", type(s))
         if handler is None:
             self._children(s)
@@ -289,7 +292,11 @@ class StatementWalker(Evaluator):
         self.header(s, s.iter)
         it = self.ev(s.iter)
         elem = self.element_of(it)
-        return self.loop(s, lambda: self.bind(s.target, elem, None))
+        fill = listfill.fill_target(self, s)  # for i in range(len(xs)): xs[i] = v
+        listfill.start(self, fill)
+        ended = self.loop(s, lambda: self.bind(s.target, elem, None))
+        listfill.filled(self, fill, ended)
+        return ended
 
     s_AsyncFor = s_For
 
