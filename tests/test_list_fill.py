@@ -11,6 +11,7 @@ run builds (``torch.tensor(xs)`` replaced by ``xs``).
 import textwrap
 
 import pytest
+from copywarning import copies_a_tensor
 from probe import analysed
 
 from flake8_torchcopy import lint_source
@@ -225,6 +226,51 @@ QUIET = {
             return torch.tensor(xs)
         """,
 }
+
+
+# a second name for the list made without reading it (a chained target, :=): stores through it
+# are not seen on the first; these were reported, TRC101 with a safe fix on a float
+ALIASED = {
+    "a chained target, an index stored": """
+        def use():
+            xs = ys = [torch.zeros(())]
+            ys[0] = 1.0
+            return torch.tensor(xs[0])
+        """,
+    "a chained target, an append": """
+        def use():
+            xs = ys = [torch.zeros(())]
+            ys.append(1.0)
+            return torch.tensor(xs[1])
+        """,
+    "a := in the value": """
+        def use():
+            xs = (ys := [torch.zeros(())])
+            ys[0] = 1.0
+            return torch.tensor(xs[0])
+        """,
+    "bound by :=": """
+        def use():
+            ys = (xs := [torch.zeros(())])
+            ys[0] = 1.0
+            return torch.tensor(xs[0])
+        """,
+    "a filled list with a chained target": """
+        def use():
+            xs = ys = [None] * 2
+            for i in range(len(xs)):
+                xs[i] = torch.zeros(())
+            ys[0] = 1.0
+            return torch.tensor(xs[0])
+        """,
+}
+
+
+@pytest.mark.parametrize("name", ALIASED)
+def test_a_list_another_name_holds_from_its_store_is_not_followed(name):
+    src = HEAD + textwrap.dedent(ALIASED[name])
+    assert lint_source(src) == []
+    assert not copies_a_tensor(src)
 
 
 @pytest.mark.parametrize("name", FILLED)

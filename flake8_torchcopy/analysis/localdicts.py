@@ -2,7 +2,7 @@
 
 ``d = {"a": torch.zeros(3)}`` then ``torch.tensor(d["a"])``: ``d["a"]`` is that tensor
 when the dict display has only ``str``/``int`` constant keys (no ``**``), and ``d`` stays
-local (:func:`.locallists.dict_sources`): every binding of ``d`` in its scope is
+local (:func:`dict_sources`): every binding of ``d`` in its scope is
 ``d = <that display>`` or ``d = <call>``, and every read of ``d`` is ``d[k]``, ``d.keys()``/
 ``.values()``/``.items()``/``.get(...)``/``.copy()``, a test, ``k in d``, iteration or
 ``return d``, or a statement ``d["k"] = v`` with a constant key (:func:`store` follows
@@ -26,7 +26,7 @@ import ast
 import re
 from typing import Dict, List, Optional, Tuple, Union, cast
 
-from .locallists import dict_sources, scope_of
+from .locallists import Parents, every_use, scope_of
 from .values import ANNOTATED, NOT, TENSOR, UNKNOWN, UNKNOWN_VALUE, Value, join
 
 SELF_METHOD = "it is proven only by what a method of the class returns (a subclass may override it)"
@@ -118,7 +118,7 @@ def _returns_dicts(func: ast.FunctionDef, text: str) -> bool:
 
 def _bound_to_displays(func: ast.FunctionDef, name: str, text: str) -> bool:
     """Is ``name`` bound in ``func`` only by ``name = {...}`` / ``{k: v for ...}`` and kept local
-    (:func:`.locallists.dict_sources`, asked only when the bindings are such)?"""
+    (:func:`dict_sources`, asked only when the bindings are such)?"""
     bound = [n.value for n in ast.walk(func) if isinstance(n, ast.Assign) and any(
         isinstance(t, ast.Name) and t.id == name for t in n.targets)]
     if not bound or not all(isinstance(v, (ast.Dict, ast.DictComp)) for v in bound):
@@ -270,7 +270,7 @@ def store(ev, target: ast.Subscript, held: Value) -> Optional[Value]:
     dict after the store (a new value from the same display, ``k`` now holding ``v``'s
     kind); a store by another key leaves what the dict holds unknown.  None where ``d`` is
     no such dict.  (:func:`item` trusts it only where ``d`` stays local: every store into
-    it is such a statement, :func:`.locallists.dict_sources`.)"""
+    it is such a statement, :func:`dict_sources`.)"""
     if not isinstance(target.value, ast.Name):
         return None
     base = ev.lookup(target.value.id)
@@ -349,3 +349,52 @@ def item(ev, node: ast.Subscript, base: Value) -> Optional[Value]:
     if sources is None or id(entry.origin) not in sources:
         return None  # not local, or the dict came to the name through another name
     return held
+
+
+_DICT_READS = frozenset({"keys", "values", "items", "get", "copy"})
+
+
+def dict_sources(scope: ast.AST, name: str, source_text: str) -> Optional[frozenset]:
+    """The ids of the expressions ``name`` is bound to in ``scope`` when each binding is
+    ``name = {...}``, ``{k: v for ...}`` or ``<call>`` (one target) and each read of ``name``
+    is ``name[k]``, a call of ``name.keys``/``values``/``items``/``get``/``copy``, a test, ``k
+    in name``, iteration, ``return name``, a statement ``name["k"] = v`` (a constant key) or
+    ``name.update(e)`` (one plain argument; the walker follows both): no other name holds the
+    dict, nothing else stores into it.  None otherwise (or where :func:`uses_in_scope` does not follow)."""
+    sources = set()
+
+    def store(node: ast.Name, parent: ast.AST, parents: Parents) -> bool:
+        if isinstance(parent, ast.Assign) and parent.targets == [node] \
+                or isinstance(parent, ast.AnnAssign) and parent.target is node and parent.value is not None:
+            if isinstance(parent.value, (ast.Dict, ast.DictComp, ast.Call)):
+                sources.add(id(parent.value))
+                return True
+        return False
+
+    if not every_use(scope, name, source_text, store, _dict_read):
+        return None
+    return frozenset(sources) if sources else None
+
+
+def _dict_read(node: ast.Name, parent: ast.AST, parents) -> bool:
+    if isinstance(parent, ast.Subscript) and parent.value is node:
+        if isinstance(parent.ctx, ast.Store):  # d["k"] = v: a statement the walker follows
+            above = parents.get(id(parent))
+            key = parent.slice
+            return isinstance(above, ast.Assign) and above.targets == [parent] \
+                and isinstance(key, ast.Constant) and type(key.value) in (str, int)
+        return isinstance(parent.ctx, ast.Load)
+    if isinstance(parent, ast.Attribute) and (parent.attr in _DICT_READS or parent.attr == "update"):
+        call = parents.get(id(parent))  # d.update(e): a statement the walker follows
+        return isinstance(call, ast.Call) and call.func is parent and (parent.attr != "update" or isinstance(
+            parents.get(id(call)), ast.Expr) and len(call.args) == 1 and not call.keywords
+            and not isinstance(call.args[0], ast.Starred))
+    if isinstance(parent, (ast.For, ast.AsyncFor, ast.comprehension)) and parent.iter is node:
+        return True
+    if isinstance(parent, (ast.If, ast.While, ast.IfExp)) and parent.test is node:
+        return True
+    if isinstance(parent, ast.Compare) and node in parent.comparators:
+        return all(isinstance(op, (ast.In, ast.NotIn)) for op in parent.ops)
+    if isinstance(parent, ast.Return) and parent.value is node:
+        return True
+    return isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not)

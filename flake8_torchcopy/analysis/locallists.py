@@ -135,13 +135,22 @@ def list_stays_local(scope: ast.AST, name: str, source_text: str, constructors) 
         stored.append(node)
         value = getattr(parent, "value", None)
         return isinstance(parent, (ast.Assign, ast.AnnAssign)) and value is not None \
-            and (isinstance(value, (ast.List, ast.ListComp)) or _repeated(value)) \
+            and (isinstance(value, (ast.List, ast.ListComp)) or _repeated(value)) and unaliased_store(parent) \
             and (getattr(parent, "target", None) is node or node in getattr(parent, "targets", ()))
 
     def load(node: ast.Name, parent: ast.AST, parents: Parents) -> bool:
         return _allowed_read(node, parent, parents, constructors)
 
     return every_use(scope, name, source_text, store, load) and bool(stored)
+
+
+def unaliased_store(parent: ast.AST) -> bool:
+    """Does a store of a name under ``parent`` bind no other name to its object: no ``+=``,
+    no ``:=`` binding it or in its value, no second target (``xs = ys = [t]``)?"""
+    if isinstance(parent, (ast.AugAssign, ast.NamedExpr)) or isinstance(parent, ast.Assign) and len(parent.targets) > 1:
+        return False
+    value = getattr(parent, "value", None)
+    return not isinstance(value, ast.AST) or not any(isinstance(n, ast.NamedExpr) for n in walk(value))
 
 
 def _repeated(value: ast.AST) -> bool:
@@ -156,55 +165,6 @@ def item_store(node: ast.Name, parent: ast.AST, parents) -> bool:
     above = parents.get(id(parent))
     return isinstance(parent, ast.Subscript) and isinstance(parent.ctx, ast.Store) and parent.value is node \
         and not isinstance(parent.slice, ast.Slice) and isinstance(above, ast.Assign) and above.targets == [parent]
-
-
-_DICT_READS = frozenset({"keys", "values", "items", "get", "copy"})
-
-
-def dict_sources(scope: ast.AST, name: str, source_text: str) -> Optional[frozenset]:
-    """The ids of the expressions ``name`` is bound to in ``scope`` when each binding is
-    ``name = {...}``, ``{k: v for ...}`` or ``<call>`` (one target) and each read of ``name``
-    is ``name[k]``, a call of ``name.keys``/``values``/``items``/``get``/``copy``, a test, ``k
-    in name``, iteration, ``return name``, a statement ``name["k"] = v`` (a constant key) or
-    ``name.update(e)`` (one plain argument; the walker follows both): no other name holds the
-    dict, nothing else stores into it.  None otherwise (or where :func:`uses_in_scope` does not follow)."""
-    sources = set()
-
-    def store(node: ast.Name, parent: ast.AST, parents: Parents) -> bool:
-        if isinstance(parent, ast.Assign) and parent.targets == [node] \
-                or isinstance(parent, ast.AnnAssign) and parent.target is node and parent.value is not None:
-            if isinstance(parent.value, (ast.Dict, ast.DictComp, ast.Call)):
-                sources.add(id(parent.value))
-                return True
-        return False
-
-    if not every_use(scope, name, source_text, store, _dict_read):
-        return None
-    return frozenset(sources) if sources else None
-
-
-def _dict_read(node: ast.Name, parent: ast.AST, parents) -> bool:
-    if isinstance(parent, ast.Subscript) and parent.value is node:
-        if isinstance(parent.ctx, ast.Store):  # d["k"] = v: a statement the walker follows
-            above = parents.get(id(parent))
-            key = parent.slice
-            return isinstance(above, ast.Assign) and above.targets == [parent] \
-                and isinstance(key, ast.Constant) and type(key.value) in (str, int)
-        return isinstance(parent.ctx, ast.Load)
-    if isinstance(parent, ast.Attribute) and (parent.attr in _DICT_READS or parent.attr == "update"):
-        call = parents.get(id(parent))  # d.update(e): a statement the walker follows
-        return isinstance(call, ast.Call) and call.func is parent and (parent.attr != "update" or isinstance(
-            parents.get(id(call)), ast.Expr) and len(call.args) == 1 and not call.keywords
-            and not isinstance(call.args[0], ast.Starred))
-    if isinstance(parent, (ast.For, ast.AsyncFor, ast.comprehension)) and parent.iter is node:
-        return True
-    if isinstance(parent, (ast.If, ast.While, ast.IfExp)) and parent.test is node:
-        return True
-    if isinstance(parent, ast.Compare) and node in parent.comparators:
-        return all(isinstance(op, (ast.In, ast.NotIn)) for op in parent.ops)
-    if isinstance(parent, ast.Return) and parent.value is node:
-        return True
-    return isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not)
 
 
 def _allowed_read(node: ast.Name, parent: ast.AST, parents, constructors) -> bool:
@@ -286,7 +246,7 @@ def scope_of(ev, tree: ast.AST, node: ast.AST) -> ast.AST:
 
 
 def _reads_only(ev, scope: ast.AST, name: str, text: str) -> bool:
-    return every_use(scope, name, text, lambda node, parent, parents: not isinstance(parent, ast.AugAssign),
+    return every_use(scope, name, text, lambda node, parent, parents: unaliased_store(parent),
                      lambda node, parent, parents: _list_read(ev, node, parent, parents))
 
 
@@ -392,7 +352,7 @@ def mapping_reads_safe(ev, name: ast.Name) -> bool:
     name (it returns the mapping itself), ``**m``/``*m``, iteration, tests, comparisons,
     ``return m``, an f-string, ``len``/``dict``/``list`` of it."""
     def decide(scope: ast.AST, text: str) -> bool:
-        return every_use(scope, name.id, text, lambda node, parent, parents: not isinstance(parent, ast.AugAssign),
+        return every_use(scope, name.id, text, lambda node, parent, parents: unaliased_store(parent),
                          lambda node, parent, parents: _mapping_read(ev, node, parent, parents))
     return _per_scope(ev, name, "_mapping_reads", decide)
 
