@@ -119,6 +119,8 @@ def _returns_dicts(func: ast.FunctionDef, text: str) -> bool:
 def _bound_to_displays(func: ast.FunctionDef, name: str, text: str) -> bool:
     """Is ``name`` bound in ``func`` only by ``name = {...}`` / ``{k: v for ...}`` and kept local
     (:func:`dict_sources`, asked only when the bindings are such)?"""
+    if f"{name} = {{" not in text:
+        return False  # no display bound to it (a quick look first)
     bound = [n.value for n in ast.walk(func) if isinstance(n, ast.Assign) and any(
         isinstance(t, ast.Name) and t.id == name for t in n.targets)]
     if not bound or not all(isinstance(v, (ast.Dict, ast.DictComp)) for v in bound):
