@@ -9,7 +9,7 @@ scopes that bind in a copy of the environment: comprehensions, lambdas and ``:=`
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple, cast
+from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Sequence, Tuple, cast
 
 from . import listfill, localdicts, numpyish
 from . import torchsem as sem
@@ -30,6 +30,8 @@ class Binding:
     test_flags: Dict[str, frozenset]  # names holding a test -> the names it narrows
     narrow_caveat: Optional[str]
     class_body = False  # walking a class body's own statements (not a method's)
+    scope_outer: Callable[[], Env]  # the walker's: the bindings a nested scope can see
+    source: str
 
     if TYPE_CHECKING:  # the evaluator's, and the size arithmetic's (:mod:`.sizes`)
         def ev(self, node: ast.AST) -> Value: ...
@@ -153,28 +155,41 @@ class Binding:
     def e_Lambda(self, node):
         for d in node.args.defaults + [d for d in node.args.kw_defaults if d is not None]:
             self.ev(d)
-        saved, mark = self.env, len(self.walrus)
+        saved, mark, saved_outer = self.env, len(self.walrus), self.outer
         in_class, self.class_body = self.class_body, False
-        self.env = {} if in_class else dict(saved)  # a class body's names are not seen in its lambdas
+        # the body runs when called: it sees what a nested def would (a class body's names not at all)
+        self.env = {}
+        if not in_class:
+            self.outer = self.scope_outer()
         self.conditional += 1
         a = node.args
         for p in a.posonlyargs + a.args + a.kwonlyargs + [x for x in (a.vararg, a.kwarg) if x]:
             self.env[p.arg] = Value(UNKNOWN)
         self.ev(node.body)
         self.conditional -= 1
-        self.class_body = in_class
+        self.class_body, self.outer = in_class, saved_outer
         self.restore(saved, mark)
         return Value(UNKNOWN, local_def=True)
 
     def comprehension(self, node, parts: Sequence[ast.AST]) -> None:
-        saved, mark = self.env, len(self.walrus)
+        saved, mark, saved_outer = self.env, len(self.walrus), self.outer
+        in_class = self.class_body
+        lazy = isinstance(node, ast.GeneratorExp)
+        # a generator's element runs when it is consumed: it sees what a nested def would
+        lazy_outer = self.scope_outer() if lazy and not in_class else None
         self.env = dict(saved)
         self.conditional += 1
-        in_class, self.class_body = self.class_body, False
+        self.class_body = False
         for i, gen in enumerate(node.generators):
             it = self.ev(gen.iter)
-            if i == 0 and in_class:  # the rest runs in the comprehension's scope, which
-                self.env = {}  # does not see the class body's names (only the outer scopes')
+            if i == 0 and (in_class or lazy):  # the rest runs in the comprehension's scope, which
+                self.env = {}  # does not see the class body's names (only the outer scopes');
+                if lazy_outer is not None:
+                    self.outer = lazy_outer
+            if i == 0 and ":=" in self.source:  # a later iteration sees what `:=` bound in an earlier one
+                for w in ast.walk(node):
+                    if isinstance(w, ast.NamedExpr) and w is not gen.iter:
+                        self.env[w.target.id] = UNKNOWN_VALUE
             self.bind(gen.target, self.element_of(it), None)
             for cond in gen.ifs:
                 self.ev(cond)
@@ -182,7 +197,7 @@ class Binding:
         for p in parts:
             self.ev(p)
         self.conditional -= 1
-        self.class_body = in_class
+        self.class_body, self.outer = in_class, saved_outer
         self.restore(saved, mark)
 
     def e_ListComp(self, node):

@@ -17,6 +17,7 @@ from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 from . import modulefacts, nncontainers, returns
 from .callsites import BLOCK_FIELDS, MAX_ROUNDS, NO_CALLSITES, parameter_seeds
 from .closedness import closed_functions
+from .localnames import bound_once, own_locals
 from .context import Context
 from .modulescan import (may_replace_attribute, may_set_default_device, may_store_dynamically,
                          module_rebound)
@@ -116,34 +117,6 @@ def _may_declare(word: str, source: str) -> bool:
                 return True
         pos = source.find(word, pos + len(word))
     return False
-
-
-def _bound_once(func: FunctionNode) -> frozenset:
-    """See :meth:`FlowWalker.bound_once`."""
-    counts: Dict[str, int] = {}
-    excluded = set()
-    for node in ast.walk(func):
-        names: Sequence[Optional[str]] = ()
-        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-            names = (node.id,)  # stores and del
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            names = (node.name,) if node is not func else ()
-        elif isinstance(node, ast.alias):
-            names = ((node.asname or node.name).split(".")[0],)
-        elif isinstance(node, ast.ExceptHandler):
-            names = (node.name,)
-        elif isinstance(node, (ast.MatchAs, ast.MatchStar)):
-            names = (node.name,)
-        elif isinstance(node, ast.MatchMapping):
-            names = (node.rest,)
-        elif isinstance(node, ast.arg):
-            excluded.add(node.arg)  # a parameter (of func or of a nested scope)
-        elif isinstance(node, (ast.Global, ast.Nonlocal)):
-            excluded.update(node.names)
-        for n in names:
-            if n is not None:
-                counts[n] = counts.get(n, 0) + 1
-    return frozenset(n for n, c in counts.items() if c == 1 and n not in excluded)
 
 
 def _declared(tree: ast.AST, source: str) -> Tuple[frozenset, frozenset]:
@@ -353,7 +326,8 @@ class FlowWalker(StatementWalker):
     def function(self, func: FunctionNode, outer: Env, jit: bool) -> None:
         if not self.may_match(func) and id(func) not in self.sites.callers:
             return  # nothing in its text can match: its body (and nested defs) cost nothing
-        self.outer = outer
+        own = own_locals(func)  # local in all of func: never the outer name (late binding)
+        self.outer = {k: v for k, v in outer.items() if k not in own} if not own.isdisjoint(outer) else outer
         self.env = {}
         self.closure_func = func
         self.in_jit = jit
@@ -383,8 +357,10 @@ class FlowWalker(StatementWalker):
     def scope_outer(self) -> Env:
         """Bindings a nested scope can see: imports and local definitions only."""
         out = {k: v for k, v in self.outer.items()}
+        # a nested scope reads the function's names when it runs: only those bound once
+        once = self.bound_once(self.closure_func) if self.closure_func is not None else None
         for k, v in self.env.items():
-            if v.qualname is not None or v.local_def:
+            if (v.qualname is not None or v.local_def) and (once is None or k in once):
                 out[k] = v
             else:
                 out.pop(k, None)
@@ -397,9 +373,8 @@ class FlowWalker(StatementWalker):
         elif self.closure_func is not None:  # a closure: the enclosing function's tensors
             # (not in a loop: a def made there may be called after a later pass rebinds)
             tensors = [] if self.loops else [(k, v) for k, v in self.env.items() if v.kind == TENSOR]
-            once = self.bound_once(self.closure_func) if tensors else frozenset()
             for k, v in tensors:
-                if k in once:
+                if k in (once or ()):
                     out[k] = Value(TENSOR, caveat=v.caveat)
         return out
 
@@ -412,5 +387,5 @@ class FlowWalker(StatementWalker):
         layout (in-place ops may change it by the time of the call)."""
         known = self._bound_once.get(id(func))
         if known is None:
-            known = self._bound_once[id(func)] = _bound_once(func)
+            known = self._bound_once[id(func)] = bound_once(func)
         return known

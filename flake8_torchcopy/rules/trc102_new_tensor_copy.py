@@ -104,11 +104,19 @@ class NewTensorCopy(Rule):
         # x.new_tensor keeps x's class, and the fix reads x twice: x must be a plain
         # tensor held in a name (an attribute may be a property)
         safe = copy_fix_safety(ctx, arg, kind) and (
-            same_expr(x, arg) or (isinstance(x, ast.Name) and plain_tensor(ctx, x)))
+            same_expr(x, arg) or (isinstance(x, ast.Name) and plain_tensor(ctx, x)
+                                  and not _walrus_in(node)))
         ctx.report(self.code, node,
                    f"use {short(replacement)} instead of {xt}.new_tensor({t}): copy-constructing "
                    "from a tensor is slower and warns",
                    replace_fix(ctx, node, replacement, safe, f"Replace with `{short(replacement)}`"))
+
+
+def _walrus_in(call: ast.Call) -> bool:
+    """Does an argument bind a name with ``:=``?  The fix reads ``x.dtype`` after the
+    arguments, the original read ``x`` before them: ``x.new_tensor((x := y) + 1)``."""
+    return any(isinstance(n, ast.NamedExpr) for a in call.args + [k.value for k in call.keywords]
+               for n in ast.walk(a))
 
 
 RULE = NewTensorCopy()
