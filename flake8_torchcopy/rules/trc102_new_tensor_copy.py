@@ -35,7 +35,8 @@ class NewTensorCopy(Rule):
         "x and t are the same expression, x must also be a plain tensor held in a name; an "
         "attribute (it may be a property) or an unproven x gives an unsafe fix. An explicit "
         "`dtype=` or `device=` wins over x's. When x is not a plain name or attribute chain "
-        "(it would be evaluated twice), no fix."
+        "(it would be evaluated twice), no fix. The fix reads x after the argument: an "
+        "argument that binds a name with `:=` (`x.new_tensor((x := y) + 1)`) gives an unsafe fix."
     )
     triggers = (("new_tensor",),)
     function_triggers = (("new_tensor(",),)

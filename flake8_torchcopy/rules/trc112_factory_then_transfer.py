@@ -92,7 +92,9 @@ class FactoryThenTransfer(Rule):
         "(the move materialises them). A cast in between is safe only after `zeros`, `ones`, "
         "`eye` (a float out of an integer's range casts to what the device's hardware gives), and "
         "ops with arguments other than numbers and names make the fix unsafe (the device would "
-        "be read before them)."
+        "be read before them); so does a device given by a call other than `torch.device(...)` "
+        "or by `:=` (`.to(device=pick())`): it would run before the factory, which may raise "
+        "(`torch.zeros(-1)`)."
     )
     triggers = (("torch", ".to("), ("torch", ".cuda("))
     # in a function: the move, and a factory by name (``from torch import zeros`` too)
@@ -249,6 +251,9 @@ class FactoryThenTransfer(Rule):
         dev = node.args[0] if node.args else None
         if isinstance(dev, ast.Attribute) and dev.attr == "device" and ctx.fix_caveat(dev.value) is not None:
             safe = False  # x.device of what may be a subclass or a __torch_function__ object
+        dev = dev or (node.keywords[0].value if node.keywords else None)
+        if dev is not None and not _inert(dev, ctx):
+            safe = False  # now evaluated before the factory runs (and raises: torch.zeros(-1))
         if chain:  # the device is now read before the ops' arguments, and a cast of a float
             # out of an integer's range (nan, 1e10 to int) gives what the device's hardware gives
             safe = safe and all(_plain_arg(a) for c in chain for a in c.args) \
@@ -371,6 +376,18 @@ def _plain_arg(a: ast.AST) -> bool:
     if isinstance(a, ast.UnaryOp) and isinstance(a.op, ast.USub):
         a = a.operand
     return isinstance(a, ast.Constant) or isinstance(a, ast.Name)
+
+
+def _inert(node: ast.AST, ctx) -> bool:
+    """An expression whose evaluation does nothing a factory that raises first would have
+    prevented: constants, names, attributes, ``torch.device(...)`` of such (no other call,
+    no ``:=``)."""
+    if isinstance(node, ast.Call):
+        return ctx.qualname(node.func) == "torch.device" and all(
+            _inert(a, ctx) for a in node.args + [k.value for k in node.keywords])
+    if isinstance(node, ast.Attribute):
+        return _inert(node.value, ctx)
+    return isinstance(node, (ast.Constant, ast.Name))
 
 
 def _on_the_host(device_text: str) -> bool:
