@@ -15,10 +15,10 @@ from flake8_torchcopy import FixRefused, apply_fixes, codemods, fix_source, libc
 from flake8_torchcopy.rules import ALL_RULES
 
 FIX_EXAMPLES = [(rule.code, i, ex) for rule in ALL_RULES for i, ex in enumerate(rule.INVALID) if ex.fixed]
-MULTILINE = ("import torch\ndef f(n):\n    w = torch.randn(n)\n    return (w  # the weights\n"
+MULTILINE = ("import torch\ndef f(n):\n    w = torch.randn(3)\n    return (w  # the weights\n"
              "            .clone(  # keep\n"
              "                memory_format=torch.preserve_format)\n            .detach())  # end\n")
-MULTILINE_FIXED = ("import torch\ndef f(n):\n    w = torch.randn(n)\n    return (w  # the weights\n"
+MULTILINE_FIXED = ("import torch\ndef f(n):\n    w = torch.randn(3)\n    return (w  # the weights\n"
                    "            .detach()\n"
                    "            .clone(  # keep\n                memory_format=torch.preserve_format))  # end\n")
 

@@ -327,10 +327,10 @@ def _analysis_names():
                        | api.LEGACY_CONSTRUCTORS | yields.TORCH_FUNCTIONS | torchsem._TORCH_POINTWISE)
     out += [("torch", n) for n in torch_functions]
     out += [("torch", n) for n in api.NON_TENSOR_TORCH_ATTRIBUTES | api.DTYPE_NAMES | api.NON_FLOAT_DTYPES]
-    out += [("torch", q[6:]) for q in subclasses._FACTORIES]
+    out += [("torch", q[6:]) for q in subclasses._DATA_FACTORIES]
     out += [("torch.nn.functional", n) for n in api.FUNCTIONAL_TENSOR_FUNCTIONS | torchsem._FUNCTIONAL_POINTWISE]
     methods = (api.TENSOR_METHODS | api.TENSOR_ONLY_METHODS | api.NON_TENSOR_METHODS
-               | api.LAYOUT_PRESERVING_METHODS | api.SHAPE_PRESERVING_METHODS | subclasses._OPERAND_METHODS
+               | api.LAYOUT_PRESERVING_METHODS | api.SHAPE_PRESERVING_METHODS
                | torchsem._LAYOUT_METHODS | methodlayouts._ALIASES | methodlayouts._COPIES
                | set(methodlayouts.METHOD_LAYOUT)
                | {m for m, (recv, _) in yields.YIELDS.items() if recv == "tensor"})

@@ -1,6 +1,6 @@
 """Returns of module functions through their data flow (analysis/returnwalker.py
 ``walked_returns``): a call of a module-level function is a tensor when the walk of the
-function, its parameters unknown, proves every ``return`` a tensor (``y = torch.zeros(n);
+function, its parameters unknown, proves every ``return`` a tensor (``y = torch.zeros(int(n));
 return y * 2``), the function ends in a ``return`` and its name is bound once.
 
 The reported cases warn when run (``torch.tensor`` copy-constructs from a tensor); each
@@ -18,7 +18,7 @@ HEAD = "import torch\n\n"
 REPORTED = {
     "a local built by torch, then an op": """
         def make(n):
-            y = torch.zeros(n)
+            y = torch.zeros(int(n))
             return y * 2
 
         def use():

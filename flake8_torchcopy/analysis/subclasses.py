@@ -4,8 +4,10 @@ Ops on a Tensor subclass return the subclass (``__torch_function__`` sees every 
 argument), so a fix that needs a plain tensor is exact only where no input may be one.
 :class:`SubclassCaveats` is the part of the expression evaluator
 (:class:`~.exprs.Evaluator`) that passes the caveat of a receiver, an argument or an
-operand on to the result (:meth:`~SubclassCaveats.derived_caveat`); torch factories
-make plain tensors whatever their non-tensor arguments.
+operand on to the result (:meth:`~SubclassCaveats.derived_caveat`): a method's
+arguments too (``x.view(n)``, ``x.index_select(0, i)`` of a subclass ``n``, ``i`` return
+the subclass), and every argument of a torch function but the data of ``torch.tensor``,
+``from_numpy`` and ``frombuffer`` (a size, ``dtype=``, ``generator=`` may dispatch).
 """
 from __future__ import annotations
 
@@ -14,19 +16,13 @@ from typing import Dict
 
 from .values import ANNOTATED, SUBCLASS, UNKNOWN, UNKNOWN_VALUE, Value
 
-# torch functions whose result is a plain tensor whatever their (non-tensor) arguments
-_FACTORIES = frozenset("torch." + n for n in """
-    zeros ones empty full rand randn randint randperm arange range linspace logspace eye tensor
-    from_numpy frombuffer empty_strided tril_indices triu_indices""".split())
-# tensor methods whose other tensor operands take part in choosing the result's class
-# (``__torch_function__`` sees every tensor argument)
-_OPERAND_METHODS = frozenset("""
-    add sub mul div true_divide floor_divide pow matmul mm bmm mv dot outer cross kron copy_ to
-    type_as where masked_fill masked_fill_ masked_scatter index_add index_copy index_fill scatter
-    scatter_add add_ sub_ mul_ div_ pow_ lerp lerp_ maximum minimum max min fmax fmin fmod remainder atan2
-    eq ne lt le gt ge logical_and logical_or logical_xor bitwise_and bitwise_or bitwise_xor
-    addcmul addcdiv addmm addbmm baddbmm clamp clamp_ clip expand_as view_as reshape_as
-    new_tensor hypot xlogy logaddexp copysign ldexp nextafter""".split())
+# torch functions whose data argument (the first) decides nothing of the result's class
+# (checked with torch: ``torch.tensor(sub)`` is a plain tensor). Any other argument of a
+# torch function may: a size, a bound or a ``dtype=``/``device=``/``generator=`` that is a
+# tensor subclass or a ``__torch_function__`` object dispatches (``torch.zeros(n)`` of a
+# 0-dim subclass ``n`` returns the subclass, ``torch.tensor(1.0, dtype=obj)`` what
+# ``obj`` says)
+_DATA_FACTORIES = frozenset("torch." + n for n in "tensor from_numpy frombuffer".split())
 
 
 class SubclassCaveats:
@@ -43,22 +39,22 @@ class SubclassCaveats:
                     and self.cache[id(func.value)].qualname is None:
                 sources = [func.value]  # a method: its receiver
             else:
-                sources = list(node.args) + [k.value for k in node.keywords]
+                args = list(node.args)
+                if args and (self.cache.get(id(func)) or UNKNOWN_VALUE).qualname in _DATA_FACTORIES:
+                    args = args[1:]  # torch.tensor(x) is plain whatever x is
+                sources = args + [k.value for k in node.keywords]
                 sources = [a.value if isinstance(a, ast.Starred) else a for a in sources]
                 out = []
                 for a in sources:  # torch.cat([a, b]): the items
                     out.extend(a.elts if isinstance(a, (ast.List, ast.Tuple)) else [a])
                 sources = out
             method = isinstance(func, ast.Attribute) and bool(sources) and sources[0] is func.value
-            factory = (self.cache.get(id(func)) or UNKNOWN_VALUE).qualname in _FACTORIES
-            unknown_ok = method or not factory
-            if method and isinstance(func, ast.Attribute) and func.attr in _OPERAND_METHODS:
-                # x.add(y), buf.copy_(y), z.to(ref): y decides too
+            if method:
+                # x.add(y), buf.copy_(y), z.to(ref), x.view(n), x.index_select(0, i): y, n, i decide too
                 sources = sources + [a.value if isinstance(a, ast.Starred) else a
                                      for a in list(node.args) + [k.value for k in node.keywords]]
         else:
             sources = [c for c in ast.iter_child_nodes(node) if isinstance(c, ast.expr)]
-            unknown_ok = True
         for c in sources:
             if c is None:
                 continue
@@ -67,7 +63,7 @@ class SubclassCaveats:
                 continue
             if cv.caveat is not None:
                 return v.with_(caveat=cv.caveat)
-            if cv.kind == ANNOTATED or (unknown_ok and cv.kind == UNKNOWN and cv.mono is None
+            if cv.kind == ANNOTATED or (cv.kind == UNKNOWN and cv.mono is None
                                         and not cv.local_def):
                 return v.with_(caveat=SUBCLASS)
         return v

@@ -32,7 +32,9 @@ class TorchTensorCopy(Rule):
     fix_safety = (
         "Safe when the data flow proves the argument a plain tensor on every path (assigned "
         "from a torch factory, or computed by torch calls, tensor methods or arithmetic from "
-        "such tensors): `torch.tensor` makes a Tensor subclass plain while `detach().clone()` "
+        "such tensors, every argument known: a size, index or `dtype=` that is a 0-dim "
+        "subclass or a `__torch_function__` object decides the result's class): "
+        "`torch.tensor` makes a Tensor subclass plain while `detach().clone()` "
         "keeps its class, so a value proven only by `isinstance`/`torch.is_tensor` (a subclass "
         "passes), by an `assert` (gone under `python -O`) or derived from a parameter gets an "
         "unsafe fix. The module must not be able to set a default device "
