@@ -11,7 +11,6 @@ statements and joins are the walker's (:mod:`.flow`).
 from __future__ import annotations
 
 import ast
-import re
 from collections import Counter
 from typing import TYPE_CHECKING, Callable, Dict, List, Mapping, Optional, Sequence, cast
 
@@ -33,7 +32,7 @@ from .summaries import attribute_value
 from .symbolic import Mono, Sym
 from .elementwise import elementwise_layout, permuted_origin
 from .methodlayouts import const_int
-from .modulescan import holds_view
+from .modulescan import holds_view, may_retype
 from .torchsem import TENSOR_TYPES, is_tensorish
 from .values import ANNOTATED, NOT, NOT_VALUE, SUBCLASS, TENSOR, UNKNOWN, UNKNOWN_VALUE, Env, Value, join
 from .visitor import NodeHook
@@ -41,12 +40,7 @@ from .visitor import NodeHook
 if TYPE_CHECKING:  # pragma: no cover
     from .context import Context
 
-# expressions whose tensor result may take the class of a tensor they are computed from (each
-# pattern led by a literal, searched only where the text holds it); a store is any use not plainly
-# a read (`t.__class__, _ = MyT, 0`, `for t.__class__ in ...`; `{self.__class__}` is a read)
-_RETYPES = (("__class__", re.compile(r"__class__(?!\s*(?:[.()}]|[=!]=|![rsa]\b|is\b))")),
-            ("Tensor.", re.compile(r"Tensor\.\w+\s*(?:=(?!=)|,|\bin\b)")),
-            ("setattr", re.compile(r"setattr\(\s*(?:\w+\.)?Tensor\b")))
+# expressions whose tensor result may take the class of a tensor they are computed from
 _DERIVED = (ast.Call, ast.BinOp, ast.UnaryOp, ast.Subscript, ast.Attribute, ast.Compare)
 
 
@@ -88,7 +82,7 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
         self.imported_from: Dict[int, tuple] = {}  # id(value) -> (value, level, module, name)
         # `t.__class__ = MyT`, setattr(t, "__class__", ...), `torch.Tensor.clone = f`: any
         # tensor may be a subclass, or have methods that are not torch's
-        self.retypes = any(word in source and pattern.search(source) for word, pattern in _RETYPES)
+        self.retypes = may_retype(source)
 
     def lookup(self, name: str) -> Value:
         v = self.env.get(name)

@@ -246,12 +246,15 @@ def may_replace_attribute(source: str, tree: ast.AST, name: str) -> bool:
     call ``setattr`` on torch (under any ``import torch as`` alias) or write its
     ``__dict__``?  (``setattr(self, ...)`` is everywhere in nn code and is not torch.)"""
     if "setattr" in source or "__dict__" in source or "vars(" in source:
-        aliases = {"torch"} | set(re.findall(r"import\s+torch\s+as\s+(\w+)", source))
-        alt = "|".join(sorted(aliases))
+        alt = "|".join(_torch_aliases(source))
         if re.search(rf"setattr\(\s*(?:{alt})\b|\b(?:{alt})\.__dict__|vars\(\s*(?:{alt})\s*\)", source):
             return True  # setattr(torch, "zeros", f), torch.__dict__[...] = f
     if name not in source:
         return False
+    if "patch" in source and re.search(  # mock.patch("torch.zeros"), patch.object(torch, "zeros")
+            rf"""["']torch\.{name}["']|\b(?:{'|'.join(_torch_aliases(source))})\s*,\s*(?:["']{name}["']|[^)]*\b{name}\s*=)""",
+            source):
+        return True
     for node in select(tree, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]  # type: ignore[attr-defined]
         for t in targets:
@@ -260,3 +263,39 @@ def may_replace_attribute(source: str, tree: ast.AST, name: str) -> bool:
                         and isinstance(sub.ctx, ast.Store):
                     return True
     return False
+
+
+def _torch_aliases(source: str) -> List[str]:
+    """``torch`` and the names ``import torch as`` binds."""
+    return sorted({"torch"} | set(re.findall(r"import\s+torch\s+as\s+(\w+)", source)))
+
+
+#: stores that may give tensors another class or other methods (the word, then the pattern):
+#: ``t.__class__ = MyT``, ``torch.Tensor.clone = f``, ``setattr(torch.Tensor, ...)``,
+#: ``mock.patch.object(torch.Tensor, "detach", f)``, ``mock.patch("torch.Tensor.detach")``,
+#: ``type(t).detach = f`` (each pattern led by a literal, searched only where the text holds
+#: it); a store is any use not plainly a read (``t.__class__, _ = MyT, 0``, ``for t.__class__
+#: in ...``; ``{self.__class__}`` is a read)
+_RETYPES = (("__class__", re.compile(r"__class__(?!\s*(?:[.()}]|[=!]=|![rsa]\b|is\b))")),
+            ("Tensor.", re.compile(r"Tensor\.\w+\s*(?:=(?!=)|,|\bin\b)")),
+            ("setattr", re.compile(r"setattr\(\s*(?:\w+\.)?Tensor\b")),
+            ("Tensor", re.compile(r"(?:object|multiple|__setattr__)\(\s*[\w.]*Tensor\s*,")),
+            ("Tensor.", re.compile(r"""["'][\w.]*Tensor\.\w+["']""")),
+            ("type(", re.compile(r"\btype\([^()]*\)\.\w+\s*=(?!=)")))
+
+
+def may_retype(source: str) -> bool:
+    """May the module give tensors another class or replace their methods (the patterns
+    above, also through a name bound to ``torch.Tensor``: ``from torch import Tensor as
+    T`` then ``T.detach = f``)?"""
+    if any(word in source and pattern.search(source) for word, pattern in _RETYPES):
+        return True
+    if "Tensor" not in source:
+        return False
+    aliases = set(re.findall(r"\bimport\s+Tensor\s+as\s+(\w+)", source))
+    aliases.update(re.findall(r"^\s*(\w+)\s*(?::[^=\n]*)?=\s*(?:[\w.]+\.)?Tensor\s*$", source, re.M))
+    if not aliases:
+        return False
+    alt = "|".join(sorted(aliases))
+    return re.search(rf"\b(?:{alt})\.\w+\s*(?:=(?!=)|,|\bin\b)|(?:setattr|object|multiple|__setattr__)"
+                     rf"\(\s*(?:{alt})\s*,", source) is not None
