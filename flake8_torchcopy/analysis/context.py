@@ -112,7 +112,7 @@ class Context:
     @property
     def fix_blocker(self) -> Optional[str]:
         """Why a fix that relies on ``torch.tensor`` semantics is not exact here, if it isn't."""
-        if self._w.in_jit:
+        if self._w.in_jit or self._w.scripts:
             return "inside TorchScript"
         if self._w.default_device:
             return "the module may set a default device"

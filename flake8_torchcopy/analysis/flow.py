@@ -19,7 +19,7 @@ from .callsites import BLOCK_FIELDS, MAX_ROUNDS, NO_CALLSITES, parameter_seeds
 from .closedness import closed_functions
 from .localnames import bound_once, own_locals
 from .context import Context
-from .modulescan import (may_replace_attribute, may_set_default_device, may_store_dynamically,
+from .modulescan import (may_replace_attribute, may_script, may_set_default_device, may_store_dynamically,
                          module_rebound)
 from .sink import NO_SINK, Sink
 from .statements import Deferred, FunctionNode, StatementWalker
@@ -240,6 +240,11 @@ class FlowWalker(StatementWalker):
             self._rebound = module_rebound(self.tree, self.globals_, ":=" in self.source,
                                            dynamic=self.dynamic_stores)
         return self._rebound
+
+    @property
+    def scripts(self) -> bool:
+        """May the module compile its functions with TorchScript by a call?"""
+        return may_script(self.source)
 
     @property
     def default_device(self) -> bool:

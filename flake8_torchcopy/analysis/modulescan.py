@@ -299,3 +299,13 @@ def may_retype(source: str) -> bool:
     alt = "|".join(sorted(aliases))
     return re.search(rf"\b(?:{alt})\.\w+\s*(?:=(?!=)|,|\bin\b)|(?:setattr|object|multiple|__setattr__)"
                      rf"\(\s*(?:{alt})\s*,", source) is not None
+
+
+def may_script(source: str) -> bool:
+    """May the module compile its own functions with TorchScript by a call
+    (``g = torch.jit.script(f)``, ``jit.script(model)``, anything imported from
+    ``torch.jit``)?  There ``torch.tensor`` differs (``torch.tensor(t)`` of a 0-dim int32
+    ``t`` is float32). The decorators are seen where they stand (:mod:`.statements`)."""
+    return "jit" in source and re.search(
+        r"\bjit\s*\.\s*(?:script|script_if_tracing)\s*\(|\bfrom\s+torch\.jit\s+import\b",
+        source) is not None
