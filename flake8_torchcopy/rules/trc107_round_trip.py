@@ -31,6 +31,14 @@ def _unwrap(node: ast.AST) -> Optional[Tuple[ast.AST, str, bool, bool]]:
     return base, last, cpu, detached
 
 
+def _not_empty(ctx, node: ast.AST) -> bool:
+    """Is every size of the tensor ``node`` a known number of 1 or more?  Through numpy an
+    empty tensor comes back with zero strides (``torch.zeros(3, 0).t()``: (0, 0), where
+    ``detach().clone()`` gives (1, 1))."""
+    sizes = ctx.value(node).sizes
+    return sizes is not None and all(not m.powers and m.coef >= 1 for m in sizes)
+
+
 class RoundTrip(Rule):
     code = "TRC107"
     name = "round-trip-copy"
@@ -51,7 +59,9 @@ class RoundTrip(Rule):
     )
     fix_safety = (
         "Through `.numpy()`: safe (where the original runs, the result is equal; the rewrite "
-        "also runs where `numpy()` raises) when `t` is a tensor by data flow and, for "
+        "also runs where `numpy()` raises) when `t` is a tensor by data flow whose every size "
+        "is a known number of 1 or more (an empty tensor comes back through numpy with zero "
+        "strides, `detach().clone()` keeps others) and, for "
         "`torch.tensor`, the TRC101 conditions hold. Through `.tolist()`: unsafe, because the "
         "dtype can change (the rewrite keeps t's dtype; the original may not). The alias form "
         "`torch.from_numpy(t.numpy())` → `t.detach()` is unsafe: under `torch.inference_mode()` "
@@ -124,7 +134,7 @@ class RoundTrip(Rule):
             return
         base, last, cpu, kind = got
         replacement = copy_expression(ctx, base, kw, device_default='"cpu"' if cpu else None)
-        safe = last == "numpy" and copy_fix_safety(ctx, base, kind)
+        safe = last == "numpy" and copy_fix_safety(ctx, base, kind) and _not_empty(ctx, base)
         self.report(node, ctx, base, last, replacement, safe)
 
     def check_from_numpy(self, node: ast.Call, inner: ast.Call, ctx: Context, cloned: bool) -> None:
@@ -140,7 +150,7 @@ class RoundTrip(Rule):
         else:
             replacement = code(t, ".detach().cpu()" if cpu else ".detach()")
         # the alias form differs under inference_mode (inference tensor vs normal): unsafe
-        safe = cloned and kind == "tensor" and ctx.fix_caveat(base) is None
+        safe = cloned and kind == "tensor" and ctx.fix_caveat(base) is None and _not_empty(ctx, base)
         self.report(node, ctx, base, last, replacement, safe, alias=not cloned)
 
     def report(self, node, ctx: Context, base, last, replacement, safe, alias=False) -> None:
