@@ -163,8 +163,10 @@ class Context:
     def error_may_be_handled(self) -> bool:
         """Is the node inside a ``try`` body with a handler that may catch a RuntimeError,
         or a ``with`` whose manager may swallow it?  (A fix that turns an error into a
-        result would skip that handler.)"""
-        return any(self._w.catching)
+        result would skip that handler.)  Also where the function being walked may be called
+        inside such a ``try`` of the module (:func:`.modulescan.called_where_caught`)."""
+        func = self._w.closure_func
+        return any(self._w.catching) or (func is not None and func.name in self._w.caught_functions)
 
     def may_replace_torch(self, name: str) -> bool:
         """May the module replace ``torch.<name>`` (an attribute store of that name,

@@ -19,8 +19,8 @@ from .callsites import BLOCK_FIELDS, MAX_ROUNDS, NO_CALLSITES, parameter_seeds
 from .closedness import closed_functions
 from .localnames import bound_once, own_locals
 from .context import Context
-from .modulescan import (may_replace_attribute, may_script, may_set_default_device, may_store_dynamically,
-                         module_rebound)
+from .modulescan import (called_where_caught, may_replace_attribute, may_script, may_set_default_device,
+                         may_store_dynamically, module_rebound)
 from .sink import NO_SINK, Sink
 from .statements import Deferred, FunctionNode, StatementWalker
 from .triggers import Word, WordsIn, alias_groups, found
@@ -166,6 +166,7 @@ class FlowWalker(StatementWalker):
         self.method_class: Dict[int, ast.ClassDef] = {}
         self.in_module_body = False
         self._default_device: Optional[bool] = None
+        self._caught: Optional[frozenset] = None
         self._replaced: Dict[str, bool] = {}
         self._stmt_handlers: Dict[type, Optional[Callable]] = {}
         self.seeds: Seeds = {}
@@ -240,6 +241,13 @@ class FlowWalker(StatementWalker):
             self._rebound = module_rebound(self.tree, self.globals_, ":=" in self.source,
                                            dynamic=self.dynamic_stores)
         return self._rebound
+
+    @property
+    def caught_functions(self) -> frozenset:
+        """Functions of the module that may run inside a try that may catch a RuntimeError."""
+        if self._caught is None:
+            self._caught = called_where_caught(self.tree, self.catches_runtime_error)
+        return self._caught
 
     @property
     def scripts(self) -> bool:

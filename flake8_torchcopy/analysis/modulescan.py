@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Dict, Iterator, List, Optional, Set
+from typing import Callable, Dict, Iterator, List, Optional, Set
 
 from .nodeindex import children, select, walk
 
@@ -309,3 +309,40 @@ def may_script(source: str) -> bool:
     return "jit" in source and re.search(
         r"\bjit\s*\.\s*(?:script|script_if_tracing)\s*\(|\bfrom\s+torch\.jit\s+import\b",
         source) is not None
+
+
+_TRIES = tuple({ast.Try, getattr(ast, "TryStar", ast.Try)})  # except* from Python 3.11
+
+
+def called_where_caught(tree: ast.AST, catches: Callable[[ast.ExceptHandler], bool]) -> frozenset:
+    """Names of the module's functions that may run inside a ``try`` whose handler may catch
+    a RuntimeError (``catches``): called by name (``f(x)``, ``self.f(x)``) in such a body,
+    or in the body of such a function, at any depth. An error raised in them may be one
+    the program relies on (``try: return merge(x) except RuntimeError: ...``)."""
+    calls: Dict[str, Set[str]] = {}  # def name -> names it calls
+    caught: Set[str] = set()
+    for node in select(tree, (ast.FunctionDef, ast.AsyncFunctionDef) + _TRIES):
+        if isinstance(node, _TRIES):
+            if any(catches(h) for h in node.handlers):
+                caught.update(_called_names(node.body))
+        else:
+            calls.setdefault(node.name, set()).update(_called_names(node.body))  # type: ignore[attr-defined]
+    todo = list(caught)
+    while todo:
+        for callee in calls.get(todo.pop(), ()):
+            if callee not in caught:
+                caught.add(callee)
+                todo.append(callee)
+    return frozenset(caught)
+
+
+def _called_names(body: List[ast.stmt]) -> Set[str]:
+    out = set()
+    for stmt in body:
+        for n in walk(stmt):
+            if isinstance(n, ast.Call):
+                f = n.func
+                name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
+                if name is not None:
+                    out.add(name)
+    return out

@@ -40,7 +40,8 @@ class ViewAfterPermute(Rule):
         "body whose handler may catch a RuntimeError (`except RuntimeError`, `except Exception`, "
         "a bare `except`, a class not known to be another), or a `with` whose manager may "
         "swallow it (`contextlib.suppress`), the program relies on the error: the fix is unsafe "
-        "there. A caller in another function catching it is not seen."
+        "there, and in a function the module may call inside such a `try` (by name, at any "
+        "depth). A caller in another module catching it is not seen."
     )
     triggers = (("view(", "permute"), ("view(", "transpose"), ("view(", "swap"),
                 ("view(", "movedim"), ("view(", "moveaxis"), ("view(", ".t("), ("view(", ".T"),
