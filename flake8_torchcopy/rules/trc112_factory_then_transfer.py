@@ -53,7 +53,9 @@ class FactoryThenTransfer(Rule):
     )
     fix_safety = (
         "Safe for factories whose values do not depend on where they are computed "
-        "(`zeros`, `ones`, `full`, `eye`, `tensor`; `arange` of int literals) moved "
+        "(`zeros`, `ones`, `full`, `eye`, `tensor`; `arange` of int literals), of arguments "
+        "that are literals or proven not tensors (an unknown size may be a "
+        "`__torch_function__` object, which would see the `device=`), moved "
         "by `.cuda()`, `.cuda(i)`, `.to(device=d)` (any `d`: the keyword says it is a device) "
         "or `.to(d)` where `d` is a string literal "
         "or a `torch.device(...)` call, or `.to(x.device)` of a proven tensor `x` (unsafe when `x` "
@@ -164,8 +166,8 @@ class FactoryThenTransfer(Rule):
             note="a legacy constructor, then .to(device, dtype): no fix",
         ),
         Example(
-            code="import torch\ndef f(d, x):\n    return torch.eye(*d.shape).to('cuda')\n",
-            fixed="import torch\ndef f(d, x):\n    return torch.eye(*d.shape, device='cuda')\n",
+            code="import torch\ndef f(x):\n    d = torch.zeros(2, 3)\n    return torch.eye(*d.shape).to('cuda')\n",
+            fixed="import torch\ndef f(x):\n    d = torch.zeros(2, 3)\n    return torch.eye(*d.shape, device='cuda')\n",
             note="sizes unpacked into the factory: its other parameters are keyword-only",
         ),
         Example(
@@ -247,7 +249,8 @@ class FactoryThenTransfer(Rule):
                        f"{advice}{caveat}")
             return
         # built where it is used only if torch's factory is what runs, on the device named
-        safe = ctx.fix_blocker is None and not ctx.may_replace_torch(name)
+        safe = ctx.fix_blocker is None and not ctx.may_replace_torch(name) \
+            and all(_known_arg(a, ctx) for a in (inner.args[1:] if name == "tensor" else inner.args))
         dev = node.args[0] if node.args else None
         if isinstance(dev, ast.Attribute) and dev.attr == "device" and ctx.fix_caveat(dev.value) is not None:
             safe = False  # x.device of what may be a subclass or a __torch_function__ object
@@ -376,6 +379,21 @@ def _plain_arg(a: ast.AST) -> bool:
     if isinstance(a, ast.UnaryOp) and isinstance(a.op, ast.USub):
         a = a.operand
     return isinstance(a, ast.Constant) or isinstance(a, ast.Name)
+
+
+def _known_arg(a: ast.AST, ctx) -> bool:
+    """A factory argument that cannot be a ``__torch_function__`` object, which would see
+    the ``device=`` the fix adds (``torch.zeros(obj)`` returns what ``obj`` says): a
+    literal, a value proven not a tensor, or a display of such."""
+    if isinstance(a, (ast.Tuple, ast.List)):
+        return all(_known_arg(e, ctx) for e in a.elts)
+    if isinstance(a, (ast.UnaryOp, ast.Starred)):
+        return _known_arg(a.operand if isinstance(a, ast.UnaryOp) else a.value, ctx)
+    if isinstance(a, ast.Subscript):  # x.size()[:-1]: a slice of a torch.Size
+        return _known_arg(a.value, ctx) and _known_arg(a.slice, ctx)
+    if isinstance(a, ast.Slice):
+        return all(p is None or _known_arg(p, ctx) for p in (a.lower, a.upper, a.step))
+    return isinstance(a, ast.Constant) or ctx.is_not_tensor(a)
 
 
 def _inert(node: ast.AST, ctx) -> bool:
