@@ -14,8 +14,12 @@ from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Sequence, Tupl
 from . import listfill, localdicts, numpyish
 from . import torchsem as sem
 from .narrowing import narrow, tested_names
+from .nodeindex import walk
 from .torchsem import is_tensorish
 from .values import NOT, NOT_VALUE, TENSOR, UNKNOWN, UNKNOWN_VALUE, Env, Value, join
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..source import SourceIndex
 
 
 class Binding:
@@ -32,6 +36,7 @@ class Binding:
     class_body = False  # walking a class body's own statements (not a method's)
     scope_outer: Callable[[], Env]  # the walker's: the bindings a nested scope can see
     source: str
+    idx: "SourceIndex"
 
     if TYPE_CHECKING:  # the evaluator's, and the size arithmetic's (:mod:`.sizes`)
         def ev(self, node: ast.AST) -> Value: ...
@@ -186,8 +191,8 @@ class Binding:
                 self.env = {}  # does not see the class body's names (only the outer scopes');
                 if lazy_outer is not None:
                     self.outer = lazy_outer
-            if i == 0 and ":=" in self.source:  # a later iteration sees what `:=` bound in an earlier one
-                for w in ast.walk(node):
+            if i == 0 and ":=" in self.source and ":=" in self.idx.line_text(node):
+                for w in walk(node):  # a later iteration sees what `:=` bound in an earlier one
                     if isinstance(w, ast.NamedExpr) and w is not gen.iter:
                         self.env[w.target.id] = UNKNOWN_VALUE
             self.bind(gen.target, self.element_of(it), None)

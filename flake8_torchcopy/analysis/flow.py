@@ -181,6 +181,7 @@ class FlowWalker(StatementWalker):
             self.gate_classes()
         self.closure_func: Optional[FunctionNode] = None  # the function whose body is walked
         self._bound_once: Dict[int, frozenset] = {}
+        self._own_locals: Dict[int, frozenset] = {}
 
     # ------------------------------------------------------------------ driver
     def run(self) -> None:
@@ -339,7 +340,9 @@ class FlowWalker(StatementWalker):
     def function(self, func: FunctionNode, outer: Env, jit: bool) -> None:
         if not self.may_match(func) and id(func) not in self.sites.callers:
             return  # nothing in its text can match: its body (and nested defs) cost nothing
-        own = own_locals(func)  # local in all of func: never the outer name (late binding)
+        own = self._own_locals.get(id(func))  # local in all of func: never the outer name
+        if own is None:  # (late binding); asked again in every round
+            own = self._own_locals[id(func)] = own_locals(func)
         self.outer = {k: v for k, v in outer.items() if k not in own} if not own.isdisjoint(outer) else outer
         self.env = {}
         self.closure_func = func

@@ -9,51 +9,38 @@ made: it may trust only names bound by one statement (:func:`bound_once`).
 from __future__ import annotations
 
 import ast
-from typing import Dict, List, Sequence, Set
+from typing import Dict, Sequence, Set
 
-_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
+from .nodeindex import walk
+
+_BINDERS = frozenset({ast.Name, ast.alias, ast.arg, ast.Global, ast.Nonlocal, ast.MatchMapping, ast.FunctionDef,
+                      ast.AsyncFunctionDef, ast.ClassDef, ast.ExceptHandler, ast.MatchAs, ast.MatchStar})
 
 
 def own_locals(func: ast.AST) -> frozenset:
     """Every name ``func``'s own scope binds (stores, ``del``, imports, ``def``/``class``
-    names, ``except``/``match`` captures, ``:=`` also inside its comprehensions) or declares
-    ``global``/``nonlocal``; parameters too. Nested scopes' own names are not included
-    (a comprehension's targets, a nested body), their defaults and decorators are."""
-    a = func.args  # type: ignore[attr-defined]
-    out: Set[str] = {p.arg for p in a.posonlyargs + a.args + a.kwonlyargs}
-    out.update(p.arg for p in (a.vararg, a.kwarg) if p is not None)
-    stack: List[ast.AST] = list(func.body) if isinstance(func, _DEFS) else [func.body]  # type: ignore[attr-defined]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (*_DEFS, ast.ClassDef)):
-            out.add(node.name)
-            stack.extend(node.decorator_list)
-            if isinstance(node, ast.ClassDef):
-                stack.extend(node.bases + [k.value for k in node.keywords])
-            else:
-                stack.extend(node.args.defaults + [d for d in node.args.kw_defaults if d is not None])
+    names, ``except``/``match`` captures, ``:=``) or declares ``global``/``nonlocal``, and
+    its parameters; and, as one fast walk cannot tell scopes apart, the names its nested
+    scopes bind too (a comprehension's targets, a nested def's parameters): a superset,
+    which only makes more outer names unknown inside ``func``."""
+    out: Set[str] = set()
+    for node in walk(func):
+        cls = node.__class__
+        if cls not in _BINDERS or node is func:
             continue
-        if isinstance(node, ast.Lambda):
-            stack.extend(node.args.defaults + [d for d in node.args.kw_defaults if d is not None])
-            continue
-        if isinstance(node, ast.comprehension):
-            stack.append(node.iter)  # the target is the comprehension's own
-            stack.extend(node.ifs)
-            stack.extend(n for n in ast.walk(node.target) if isinstance(n, ast.NamedExpr))
-            continue
-        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-            out.add(node.id)
-        elif isinstance(node, ast.NamedExpr):
-            out.add(node.target.id)
-        elif isinstance(node, ast.alias):
-            out.add((node.asname or node.name).split(".")[0])
-        elif isinstance(node, (ast.Global, ast.Nonlocal)):
-            out.update(node.names)
-        elif isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)) and node.name:
-            out.add(node.name)
-        elif isinstance(node, ast.MatchMapping) and node.rest:
-            out.add(node.rest)
-        stack.extend(ast.iter_child_nodes(node))
+        if cls is ast.Name:
+            if node.ctx.__class__ is not ast.Load:  # type: ignore[attr-defined]
+                out.add(node.id)  # type: ignore[attr-defined]
+        elif cls is ast.alias:
+            out.add((node.asname or node.name).split(".")[0])  # type: ignore[attr-defined]
+        elif cls is ast.arg:
+            out.add(node.arg)  # type: ignore[attr-defined]
+        elif cls is ast.Global or cls is ast.Nonlocal:
+            out.update(node.names)  # type: ignore[attr-defined]
+        else:
+            name = node.rest if cls is ast.MatchMapping else node.name  # type: ignore[attr-defined]
+            if name:
+                out.add(name)
     return frozenset(out)
 
 
@@ -63,7 +50,7 @@ def bound_once(func: ast.AST) -> frozenset:
     its text (stores in nested scopes count too)."""
     counts: Dict[str, int] = {}
     excluded = set()
-    for node in ast.walk(func):
+    for node in walk(func):
         names: Sequence = ()
         if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
             names = (node.id,)  # stores and del

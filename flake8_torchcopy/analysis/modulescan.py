@@ -279,21 +279,40 @@ def _torch_aliases(source: str) -> List[str]:
 _RETYPES = (("__class__", re.compile(r"__class__(?!\s*(?:[.()}]|[=!]=|![rsa]\b|is\b))")),
             ("Tensor.", re.compile(r"Tensor\.\w+\s*(?:=(?!=)|,|\bin\b)")),
             ("setattr", re.compile(r"setattr\(\s*(?:\w+\.)?Tensor\b")),
-            ("Tensor", re.compile(r"(?:object|multiple|__setattr__)\(\s*[\w.]*Tensor\s*,")),
-            ("Tensor.", re.compile(r"""["'][\w.]*Tensor\.\w+["']""")),
-            ("type(", re.compile(r"\btype\([^()]*\)\.\w+\s*=(?!=)")))
+            ("object(", re.compile(r"object\(\s*[\w.]*Tensor\s*,")),
+            ("multiple(", re.compile(r"multiple\(\s*[\w.]*Tensor\s*,")),
+            ("__setattr__(", re.compile(r"__setattr__\(\s*[\w.]*Tensor\s*,")),
+            ("Tensor.", re.compile(r"""Tensor\.\w+["']""")),  # in a string: "torch.Tensor.detach"
+            ("type(", re.compile(r"type\([^()]*\)\.\w+\s*=(?!=)")))
+
+
+_RETYPED: List = [None, False]  # (the last source asked about, its answer): asked per walker
 
 
 def may_retype(source: str) -> bool:
     """May the module give tensors another class or replace their methods (the patterns
     above, also through a name bound to ``torch.Tensor``: ``from torch import Tensor as
     T`` then ``T.detach = f``)?"""
+    if _RETYPED[0] is not source:
+        _RETYPED[:] = [source, _may_retype(source)]
+    return _RETYPED[1]
+
+
+#: ``T = torch.Tensor`` (led by the ``=``, a literal: a fast search), then its line's start
+_TENSOR_BOUND = re.compile(r"=[ \t]*(?:[\w.]+\.)?Tensor[ \t]*$", re.M)
+_BOUND_NAME = re.compile(r"[ \t]*(\w+)[ \t]*(?::[^=\n]*)?\Z")
+
+
+def _may_retype(source: str) -> bool:
     if any(word in source and pattern.search(source) for word, pattern in _RETYPES):
         return True
     if "Tensor" not in source:
         return False
-    aliases = set(re.findall(r"\bimport\s+Tensor\s+as\s+(\w+)", source))
-    aliases.update(re.findall(r"^\s*(\w+)\s*(?::[^=\n]*)?=\s*(?:[\w.]+\.)?Tensor\s*$", source, re.M))
+    aliases = set(re.findall(r"import\s+Tensor\s+as\s+(\w+)", source)) if "import" in source else set()
+    for m in _TENSOR_BOUND.finditer(source):
+        named = _BOUND_NAME.match(source, source.rfind("\n", 0, m.start()) + 1, m.start())
+        if named:
+            aliases.add(named.group(1))
     if not aliases:
         return False
     alt = "|".join(sorted(aliases))
