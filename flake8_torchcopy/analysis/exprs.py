@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Callable, Dict, List, Mapping, Optional, Seque
 
 from ..source import SourceIndex
 from . import datasets, literalrows, localdicts, locallists, numpyish, selfmethods
-from . import nnmodules, nodeindex, pipelines
+from . import nnclasses, nnmodules, nodeindex, pipelines
 from . import torchapi as api
 from . import torchsem as sem
 from . import tuples, yields
@@ -334,7 +334,7 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
         if func.nnmod is not None:  # m(x) of m = nn.Linear(...)
             return nnmodules.output(self, node, func.nnmod, args)
         if self.path is not None:
-            found = imported_call(self, node, func)  # a function of another module of the project
+            found = imported_call(self, node, func)  # a function of another module of the project, or a class
             if found is not None:
                 return found
         if func.qualname in ("math.floor", "math.ceil") and len(args) == 1:
@@ -380,7 +380,7 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
             if returned is not None:
                 return returned
         cls = self.module_classes.get(id(func))
-        made = datasets.instance(self, cls) if cls is not None else None  # a dataset class: its items
+        made = (datasets.instance(self, cls) or nnclasses.local_instance(self, cls, func)) if cls else None  # its own
         if made is not None:
             return made
         if func.is_class:

@@ -44,7 +44,7 @@ import re
 from typing import Callable, Dict, List, Optional, Sequence
 
 from . import layout as L
-from . import nncontainers
+from . import nnclasses, nncontainers
 from .elementwise import permuted_origin
 from .symbolic import Condition, Mono, Sym
 from .torchfacts import NN_TENSOR_MODULES, NN_TUPLE_MODULES
@@ -78,7 +78,7 @@ def tag_of(call: Optional[ast.AST], qualname: Callable[[ast.AST], Optional[str]]
         return None
     q = qualname(call.func)
     if q is None or not q.startswith(_PREFIX):
-        return None
+        return nnclasses.static_tag(call, q, qualname)  # a class of the project, or None
     name = q[len(_PREFIX):]
     if name == nncontainers.SEQUENTIAL:  # of instances of NN_TENSOR_MODULES only: :mod:`.nncontainers`
         if not nncontainers.all_tensor_items(call, qualname, lambda item: tag_of(item, qualname, source)):
@@ -134,8 +134,13 @@ def _replaced(source: str, name: str) -> bool:
     ``nn.__dict__[...]``), an instance's ``forward`` or ``__call__`` (``m.forward = f``, any use
     of the attribute but a call, ``setattr(m, "forward", f)``) or class (``m.__class__ = L``),
     its input or output (a forward hook or pre-hook)?"""
-    return _scan(source, name, rf"\.{name}\s*=(?!=)") \
-        or _scan(source, "", r"forward_hook|forward_pre_hook|_call_impl|__dict__|vars\(|__setattr__"
+    return _scan(source, name, rf"\.{name}\s*=(?!=)") or hooked(source)
+
+
+def hooked(source: str) -> bool:
+    """:func:`_replaced` less the store of the class: may the module replace an instance's
+    ``forward``, ``__call__`` or class, or register a hook?"""
+    return _scan(source, "", r"forward_hook|forward_pre_hook|_call_impl|__dict__|vars\(|__setattr__"
                  r"|\.(?:forward|__call__)\b(?!\s*(?:\(|[=!]=))|[\"'](?:forward|__call__)[\"']"
                  r"|setattr\(\s*(?:torch|nn)\b|__class__(?!\s*(?:[.()]|[=!]=|is\b))")
 
@@ -173,6 +178,8 @@ def consumed_in(ev, tag: str) -> bool:
     func = getattr(ev, "closure_func", None)
     if func is None:
         return False
+    if getattr(ev, "summarising_forward", False):
+        return True  # the walker of returns on a forward (.nnclasses): what it returns is asked for
     rnn = tag.partition(":")[0] in RNNS
     known: Dict[tuple, bool] = ev.__dict__.setdefault("_nn_consumers", {})
     found = known.get((id(func), rnn))
@@ -184,6 +191,8 @@ def consumed_in(ev, tag: str) -> bool:
 def output(ev, node: ast.Call, tag: str, args: List[Value]) -> Value:
     """What calling an instance tagged ``tag`` returns (``args``: its positional arguments'
     values)."""
+    if tag.startswith("@"):
+        return nnclasses.output(ev, tag)  # an instance of a class of the project
     name, flag, width = (tag.split(":") + ["", ""])[:3]
     if name in NN_TUPLE_MODULES:
         return Value(NOT, elems=tuple(Value(TENSOR, caveat=NN_OUTPUT) for _ in NN_TUPLE_MODULES[name]))

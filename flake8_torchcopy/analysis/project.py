@@ -43,10 +43,10 @@ from . import projectdisk
 from .projectdecide import CUTS, MAX_DEPTH, read, tensor_def
 from .projectdisk import Version, file_of, package_of, stat_key, version
 from .projectmodule import module_of, release_trees
-from .projecttext import def_says_no, dynamic, may_bind, may_rebind
+from .projecttext import def_says_no, dynamic, may_bind, may_bind_class, may_rebind
 from .returns import bound_once
 from .returnwalker import Shape, tuple_value
-from .values import OTHER_MODULE, TENSOR, Value
+from .values import OTHER_MODULE, TENSOR, UNKNOWN, Value
 
 __all__ = ["MAX_DEPTH", "Project", "forget", "imported_call", "package_of", "project_for", "release_trees"]
 
@@ -88,6 +88,21 @@ class Project:
         if through and not reached(self.root, module):
             return False
         return _returns(self.root, module, name, MAX_DEPTH, set())
+
+    def forward_shape(self, dotted: str, through: bool = True) -> Shape:
+        """What calling an instance of the class ``dotted`` of this project returns: True a
+        tensor, a tuple of bools (:data:`~.returnwalker.Shape`), False neither or not known
+        (:mod:`.nnclasses` says which classes are followed)."""
+        if self.root is None or "." not in dotted or dotted.split(".")[0] != self.top():
+            return False
+        module, _, name = dotted.rpartition(".")
+        if through and not reached(self.root, module):
+            return False
+        found = _defining(self.root, module, name + "()", MAX_DEPTH, set())[0]
+        if found is None:
+            return False
+        m = module_of(found[0])
+        return tensor_def(m, found[1]) if m is not None else False
 
 
 def reached(root: str, module: str) -> bool:
@@ -160,7 +175,10 @@ def _defining(root: str, module: str, name: str, depth: int,
     hit = _RESOLVED.get(key)
     if hit is not None and hit[1] <= depth:  # found in as many modules as are left to look in
         return hit
-    if file is None or file.text is None or not may_bind(file, name) or def_says_no(file.text, name):
+    cls = name.endswith("()")  # a class: "Net()" (:meth:`Project.forward_shape`)
+    bare = name[:-2] if cls else name
+    if file is None or file.text is None or (not may_bind_class(file, bare) if cls
+                                             else not may_bind(file, name) or def_says_no(file.text, name)):
         _RESOLVED[key] = (None, 1)
         return None, 1  # the text alone says no: the file is not parsed
     cuts = CUTS[0]
@@ -168,15 +186,16 @@ def _defining(root: str, module: str, name: str, depth: int,
     found: Optional[Tuple[str, str]] = None
     hops = 1
     is_package = os.path.basename(path) == "__init__.py"
-    if m is None or not bound_once(name, m.names):
+    if m is None or not bound_once(bare, m.names):
         pass
-    elif name in m.def_names:
+    elif bare in (m.class_names if cls else m.def_names):
         # a submodule of the same name may replace the function in the package's namespace
-        shadowed = is_package and file_of(root, f"{module}.{name}") is not None
-        if not shadowed and name in m.candidates:
+        shadowed = is_package and file_of(root, f"{module}.{bare}") is not None
+        if not shadowed and (cls or name in m.candidates):
             found = (path, name)
-    elif name in m.from_imports:
-        level, source, real = m.from_imports[name]
+    elif bare in m.from_imports:
+        level, source, real = m.from_imports[bare]
+        real = real + "()" if cls else real
         origin = Project.__new__(Project)
         origin.root = root
         origin.package = module if is_package else module.rpartition(".")[0] or None
@@ -201,8 +220,31 @@ def imported_call(walker, node: ast.Call, func: Value) -> Optional[Value]:
     """The value of the call ``node`` (its callee's value ``func``) where it calls a function
     the linted module imports from its own package (``f`` of ``from .m import f`` or of
     ``from pkg.m import f``, ``m.f`` of ``import pkg.m as m`` or of ``from . import m``) and
-    that function is summarised as returning a tensor; None otherwise.  Looks at the disk
-    only for names of the linted file's own package."""
+    that function is summarised as returning a tensor; an instance where it constructs an
+    ``nn.Module`` subclass whose instances :mod:`.nnclasses` follows; None otherwise.  Looks
+    at the disk only for names of the linted file's own package."""
+    base = walker.cache.get(id(node.func.value)) if isinstance(node.func, ast.Attribute) else None
+    found = _dotted(walker, node.func, func, base)
+    if found is None:
+        return None
+    project, dotted, through = found
+    shape = project.returns_tensor(dotted, through)
+    if shape is True:
+        return Value(TENSOR, caveat=OTHER_MODULE)
+    if isinstance(shape, tuple):  # return vals, vecs: a tensor at each position the answer says
+        return tuple_value(shape, [OTHER_MODULE] * len(shape))
+    from .nnclasses import instances_followed  # it imports the walker's modules
+    if not instances_followed(walker):
+        return None
+    cls = _class_tag(walker, project, dotted, through)
+    return None if cls is None else Value(UNKNOWN, nnmod="@" + cls)
+
+
+def _dotted(walker, callee: ast.AST, func: Value, base: Optional[Value]):
+    """(the project, the dotted name, whether it is reached through its packages'
+    namespaces) of the callee ``callee`` (its value ``func``; ``base``: the value of the
+    name before its last ``.attr``) where it names something of the linted file's own
+    package; else None."""
     if func.qualname is not None:
         if func.qualname.startswith(_KNOWN):
             return None  # the library knowledge decides (also in torch's own sources)
@@ -212,9 +254,9 @@ def imported_call(walker, node: ast.Call, func: Value) -> Optional[Value]:
         through = origin is None or origin[0] is not func
     elif func.local_def:
         dotted, through = _relative(walker, func, None), False
-    elif isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name):
-        base = walker.cache.get(id(node.func.value))  # `m` of `from . import m`
-        dotted = None if base is None or not base.local_def else _relative(walker, base, node.func.attr)
+    elif isinstance(callee, ast.Attribute) and isinstance(callee.value, ast.Name):
+        # `m` of `from . import m`
+        dotted = None if base is None or not base.local_def else _relative(walker, base, callee.attr)
         through = True
     else:
         return None
@@ -225,12 +267,49 @@ def imported_call(walker, node: ast.Call, func: Value) -> Optional[Value]:
         project = walker._project = project_for(walker.path)
     if project is None or dotted.partition(".")[0] != project.top():
         return None
-    shape = project.returns_tensor(dotted, through)
-    if shape is True:
-        return Value(TENSOR, caveat=OTHER_MODULE)
-    if isinstance(shape, tuple):  # return vals, vecs: a tensor at each position the answer says
-        return tuple_value(shape, [OTHER_MODULE] * len(shape))
-    return None
+    return project, dotted, through
+
+
+def static_class(walker, callee: ast.AST) -> Optional[str]:
+    """The dotted name of the project class a call of ``callee`` constructs, seen without
+    evaluating it (for the attribute summaries: a name, or a name's attribute, looked up as
+    the walker sees them now), where :mod:`.nnclasses` follows its instances (its forward
+    returns a tensor or a tuple holding some); else None."""
+    if walker.path is None:
+        return None
+    if isinstance(callee, ast.Name):
+        found = _dotted(walker, callee, walker.lookup(callee.id), None)
+    elif isinstance(callee, ast.Attribute) and isinstance(callee.value, ast.Name):
+        base = walker.lookup(callee.value.id)
+        func = Value(qualname=f"{base.qualname}.{callee.attr}") if base.qualname is not None else Value()
+        found = _dotted(walker, callee, func, base)
+    else:
+        return None
+    return None if found is None else _class_tag(walker, *found)
+
+
+def _class_tag(walker, project: Project, dotted: str, through: bool) -> Optional[str]:
+    """``dotted`` where it is a class of the project whose instances are followed."""
+    from .nnclasses import attribute_stored  # it imports the walker's modules
+    from .nnmodules import hooked
+    name = dotted.rpartition(".")[2]
+    if not name[:1].isupper():
+        return None  # cost: a class is looked for by a CamelCase name only (most calls are of functions)
+    if "setattr" in walker.source or hooked(walker.source) or attribute_stored(walker.source, name):
+        return None  # the class or its instances' forward may be replaced here
+    known: Dict[Tuple[str, bool], Shape] = walker.__dict__.setdefault("_class_forwards", {})
+    if (dotted, through) not in known:
+        known[(dotted, through)] = project.forward_shape(dotted, through)
+    if not known[(dotted, through)]:
+        return None
+    walker.__dict__.setdefault("_class_tags", {})[dotted] = known[(dotted, through)]
+    return dotted
+
+
+def class_forward(walker, dotted: str) -> Shape:
+    """What calling an instance of the project class ``dotted`` returns, as decided when
+    :func:`_class_tag` tagged it."""
+    return walker.__dict__.get("_class_tags", {}).get(dotted, False)
 
 
 def _relative(walker, value: Value, attr: Optional[str]) -> Optional[str]:

@@ -19,7 +19,7 @@ from . import projectdecide as decisions
 from .projectdisk import UNPARSED, Version, version
 from .projecttext import structure_returns
 from .returns import ModuleNames, bound_once, returns_tensor
-from .returnwalker import Shape, walker_of
+from .returnwalker import Shape, summarised, walker_of
 
 
 class Module:
@@ -34,6 +34,7 @@ class Module:
         self.names = ModuleNames(tree, source)
         defs: Dict[str, ast.FunctionDef] = {}
         self.def_names: Set[str] = set()
+        self.class_names: Set[str] = set()  # "Net()" is asked of them (.nnclasses), not a candidate
         self.from_imports: Dict[str, Tuple[int, Optional[str], str]] = {}  # name -> (level, module, name)
         self.imports: Dict[str, str] = {}  # name -> qualname, for `import x` / `import x.y as z`
         for node in module_statements(tree):
@@ -41,6 +42,8 @@ class Module:
                 self.def_names.add(node.name)
                 if isinstance(node, ast.FunctionDef):
                     defs[node.name] = node
+            elif isinstance(node, ast.ClassDef):
+                self.class_names.add(node.name)
             elif isinstance(node, ast.ImportFrom):
                 for a in node.names:
                     if a.name != "*":
@@ -68,15 +71,28 @@ class Module:
         display with tensors at fixed positions (:data:`~.returnwalker.Shape`)?  (Called by
         :func:`.projectdecide.tensor_def`, in this module's frame.)"""
         tree = live(self)
+        if name.endswith("()"):
+            return self.decide_forward(tree, name[:-2])
         func = tree.defs.get(name)
         if func is None:
             return False
         return returns_tensor(func, self.qualname_in(func), tree.tree) or self.walked_returns(tree, func)
 
-    def qualname_in(self, func: ast.FunctionDef) -> Callable[[ast.AST], Optional[str]]:
-        """A resolver of dotted names in ``func``'s body: a name the module binds once by an
-        absolute import, that no parameter or local of ``func`` shadows."""
-        local = _locals(func)
+    def decide_forward(self, tree: "Live", name: str) -> Shape:
+        """What calling an instance of the class ``name`` returns: its ``forward``'s returns
+        (:func:`.nnclasses.forward_of` says which classes are followed), walked as a
+        function's are."""
+        from .nnclasses import forward_of  # it imports the walker's modules
+        cls = tree.classes.get(name)
+        forward = None if cls is None else forward_of(cls, tree.classes, self.qualname_in(None), self.source,
+                                                      lambda n: bound_once(n, self.names))
+        return False if forward is None else self.walked_returns(tree, forward, True)
+
+    def qualname_in(self, func: Optional[ast.FunctionDef]) -> Callable[[ast.AST], Optional[str]]:
+        """A resolver of dotted names in ``func``'s body (None: the module's own scope): a
+        name the module binds once by an absolute import, that no parameter or local of
+        ``func`` shadows."""
+        local = _locals(func) if func is not None else set()
 
         def qualname(node: ast.AST) -> Optional[str]:
             attrs: List[str] = []
@@ -101,7 +117,7 @@ class Module:
 
         return qualname
 
-    def walked_returns(self, tree: "Live", func: ast.FunctionDef) -> Shape:
+    def walked_returns(self, tree: "Live", func: ast.FunctionDef, forward: bool = False) -> Shape:
         """Does the data-flow analysis (the walker the rules use) prove every value ``func``
         returns a tensor, with its parameters unknown?  The module body is walked once per
         live tree (the environment functions see); then ``func`` alone.  Its calls of
@@ -117,7 +133,7 @@ class Module:
         top.reads.update(tree.reads)
         top.height = max(top.height, tree.height)
         cuts = decisions.CUTS[0]
-        out = tree.walker.returns_shape(func)
+        out = summarised(tree.walker, func, forward, tree.walker.returns_shape)
         if decisions.CUTS[0] != cuts:
             tree.walker = None  # it may remember what a cut left unknown
         else:
@@ -152,14 +168,17 @@ class Live:
     """A module's tree (the one just parsed, or parsed again from its kept text), its
     candidate functions there, its walker and what the walker's answers read."""
 
-    __slots__ = ("tree", "defs", "walker", "reads", "height")
+    __slots__ = ("tree", "defs", "classes", "walker", "reads", "height")
 
     def __init__(self, module: Module, tree: Optional[ast.Module] = None) -> None:
         self.tree = ast.parse(module.source, module.path) if tree is None else tree
         self.defs: Dict[str, ast.FunctionDef] = {}
+        self.classes: Dict[str, ast.ClassDef] = {}
         for node in module_statements(self.tree):
             if isinstance(node, ast.FunctionDef) and node.name in module.candidates:
                 self.defs[node.name] = node
+            elif isinstance(node, ast.ClassDef):
+                self.classes[node.name] = node
         self.walker: Any = None
         self.reads: decisions.Reads = {}
         self.height = 1

@@ -37,14 +37,38 @@ def may_bind(file: FileVersion, name: str) -> bool:
         return False
     if file.defs is None:
         file.defs = set(_DEF_TEXT.findall(text))
-    if not _binds(text, name, file.defs):
-        if name not in text:
-            return False  # not even the word: no import of it either
-        if file.import_words is None:
-            file.import_words = {w for m in _IMPORT_TEXT.finditer(text) for w in re.findall(r"\w+", m.group(0))}
-        if name not in file.import_words:
-            return False
+    if not _binds(text, name, file.defs) and not may_import(file, name):
+        return False
     return not dynamic(file)
+
+
+def may_import(file: FileVersion, name: str) -> bool:
+    """May an import statement of the module bind ``name`` (the word is in one)?"""
+    text = file.text
+    if text is None or name not in text:
+        return False  # not even the word
+    if file.import_words is None:
+        file.import_words = {w for m in _IMPORT_TEXT.finditer(text) for w in re.findall(r"\w+", m.group(0))}
+    return name in file.import_words
+
+
+def may_bind_class(file: FileVersion, name: str) -> bool:
+    """Can the module bind ``name`` by a ``class`` statement (in a module whose text says
+    ``forward``: an ``nn.Module`` subclass that defines none calls ``nn.Module``'s, which
+    raises), or re-export it by an import (no: the file is not parsed)?"""
+    text = file.text
+    if text is None or name not in text or "forward" not in text and "import" not in text or dynamic(file):
+        return False
+    if "forward" not in text:
+        return may_import(file, name)
+    needle = "class " + name  # (str.find: no pattern compiled per name)
+    i = text.find(needle)
+    while i >= 0:
+        j = i + len(needle)
+        if (i == 0 or text[i - 1] in " \t\n") and text[j:j + 1] in ("(", ":", " "):
+            return True
+        i = text.find(needle, j)
+    return may_import(file, name)
 
 
 def dynamic(file: FileVersion) -> bool:

@@ -103,15 +103,25 @@ def walker_of(source: str, path: str, tree: ast.Module) -> Any:
     return w
 
 
-def module_returns(ev, func: ast.AST) -> Optional[list]:
+def module_returns(ev, func: ast.AST, forward: bool = False) -> Optional[list]:
     """What each ``return`` of ``func`` (a function of the module ``ev`` walks) evaluates to,
     its parameters unknown, by one walker of returns per module (:func:`walker_of`, kept on
-    ``ev``); None where it was not walked."""
+    ``ev``); None where it was not walked.  ``forward``: an ``nn.Module``'s ``forward``,
+    whose every torch.nn instance counts (:mod:`.nnclasses`)."""
     walker = ev.__dict__.get("_method_walker")
     if walker is None:
         walker = ev.__dict__["_method_walker"] = walker_of(ev.source, ev.path or "", ev.tree)
         walker.no_self_methods = True
-    return walker.returns_of(func)
+    return summarised(walker, func, forward, walker.returns_of)
+
+
+def summarised(walker, func: ast.AST, forward: bool, ask):
+    """``ask(func)`` with the walker summarising a ``forward`` (``forward``) or not."""
+    walker.summarising_forward = forward
+    try:
+        return ask(func)
+    finally:
+        walker.summarising_forward = False
 
 
 def walked_returns(ev, func: ast.AST) -> Optional[Value]:

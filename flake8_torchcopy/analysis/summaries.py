@@ -267,7 +267,9 @@ def attribute_value(ev, attr: str) -> Optional[Value]:
     cls = ev.method_of
     if cls is None:
         return None
-    attrs = ev.class_attrs.get(id(cls))
+    summarising = getattr(ev, "summarising_forward", False)  # .nnclasses: every instance counts
+    known_attrs = ev.__dict__.setdefault("_forward_attrs", {}) if summarising else ev.class_attrs
+    attrs = known_attrs.get(id(cls))
     if attrs is None:
         if "setattr(" in ev.source or "__dict__" in ev.source:
             attrs = {}  # attributes may be set where the text does not show it
@@ -276,8 +278,8 @@ def attribute_value(ev, attr: str) -> Optional[Value]:
                 ev.attr_stores = store_counts(ev.source)
             text = ev.idx.text(cls)
             attrs = tensor_attributes(cls, ev.attr_stores, ev.static_qualname, registers="register_" in text,
-                                      instances=nnmodules.consumes(text, "batch_first" in text))
-        ev.class_attrs[id(cls)] = attrs
+                                      instances=summarising or nnmodules.consumes(text, "batch_first" in text))
+        known_attrs[id(cls)] = attrs
     tag = getattr(attrs, "tags", {}).get(attr)
     if tag is not None and not nnmodules.consumed_in(ev, tag):
         return None  # an instance whose output no report of this function could use
@@ -310,7 +312,7 @@ def tensor_attributes(cls: ast.ClassDef, stores_in_module: Counter, qualname: Qu
     nullable = frozenset(attr for attr in candidates if any(_is_none(v) for v in values[attr]))
     tags: Dict[str, str] = {}  # attributes every store of which constructs one torch.nn module class
     source = _source_of(qualname) or ""
-    if instances and "nn" in source:
+    if instances:  # torch.nn classes ("nn" in the text), or the project's (:mod:`.nnclasses`)
         for attr, vals in values.items():
             if not _dunder(attr) and stores_in_module[attr] == assigned[attr] and attr not in candidates:
                 tag = nnmodules.same_tag(vals, qualname, source)
