@@ -17,7 +17,7 @@ from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 from . import modulefacts, nncontainers, returns
 from .callsites import BLOCK_FIELDS, MAX_ROUNDS, NO_CALLSITES, parameter_seeds
 from .closedness import closed_functions
-from .localnames import bound_once, own_locals
+from .localnames import local_names
 from .context import Context
 from .modulescan import (called_where_caught, may_replace_attribute, may_script, may_set_default_device,
                          may_store_dynamically, module_rebound)
@@ -180,8 +180,7 @@ class FlowWalker(StatementWalker):
         if self.word_groups:
             self.gate_classes()
         self.closure_func: Optional[FunctionNode] = None  # the function whose body is walked
-        self._bound_once: Dict[int, frozenset] = {}
-        self._own_locals: Dict[int, frozenset] = {}
+        self._local_names: Dict[int, Tuple[frozenset, frozenset]] = {}
 
     # ------------------------------------------------------------------ driver
     def run(self) -> None:
@@ -340,9 +339,7 @@ class FlowWalker(StatementWalker):
     def function(self, func: FunctionNode, outer: Env, jit: bool) -> None:
         if not self.may_match(func) and id(func) not in self.sites.callers:
             return  # nothing in its text can match: its body (and nested defs) cost nothing
-        own = self._own_locals.get(id(func))  # local in all of func: never the outer name
-        if own is None:  # (late binding); asked again in every round
-            own = self._own_locals[id(func)] = own_locals(func)
+        own = self.local_names(func)[0]  # local in all of func: never the outer name (late binding)
         self.outer = {k: v for k, v in outer.items() if k not in own} if not own.isdisjoint(outer) else outer
         self.env = {}
         self.closure_func = func
@@ -401,7 +398,11 @@ class FlowWalker(StatementWalker):
         name, whenever it is called, sees what that one binding bound (or raises
         ``NameError``): a tensor if that binding is one.  Only the kind passes, not the
         layout (in-place ops may change it by the time of the call)."""
-        known = self._bound_once.get(id(func))
+        return self.local_names(func)[1]
+
+    def local_names(self, func: FunctionNode) -> Tuple[frozenset, frozenset]:
+        """:func:`.localnames.local_names` of ``func``, kept across rounds."""
+        known = self._local_names.get(id(func))
         if known is None:
-            known = self._bound_once[id(func)] = bound_once(func)
+            known = self._local_names[id(func)] = local_names(func)
         return known
