@@ -167,6 +167,7 @@ class FlowWalker(StatementWalker):
         self.in_module_body = False
         self._default_device: Optional[bool] = None
         self._caught: Optional[frozenset] = None
+        self._scripts: Optional[bool] = None
         self._replaced: Dict[str, bool] = {}
         self._stmt_handlers: Dict[type, Optional[Callable]] = {}
         self.seeds: Seeds = {}
@@ -251,8 +252,10 @@ class FlowWalker(StatementWalker):
 
     @property
     def scripts(self) -> bool:
-        """May the module compile its functions with TorchScript by a call?"""
-        return may_script(self.source)
+        """May the module compile its functions with TorchScript by a call?  Asked only for a fix."""
+        if self._scripts is None:
+            self._scripts = may_script(self.source)
+        return self._scripts
 
     @property
     def default_device(self) -> bool:

@@ -245,14 +245,14 @@ def may_replace_attribute(source: str, tree: ast.AST, name: str) -> bool:
     """Does the module store into an attribute called ``name`` (``torch.zeros = f``), or
     call ``setattr`` on torch (under any ``import torch as`` alias) or write its
     ``__dict__``?  (``setattr(self, ...)`` is everywhere in nn code and is not torch.)"""
+    alt = "|".join(_torch_aliases(source))
     if "setattr" in source or "__dict__" in source or "vars(" in source:
-        alt = "|".join(_torch_aliases(source))
         if re.search(rf"setattr\(\s*(?:{alt})\b|\b(?:{alt})\.__dict__|vars\(\s*(?:{alt})\s*\)", source):
             return True  # setattr(torch, "zeros", f), torch.__dict__[...] = f
     if name not in source:
         return False
     if "patch" in source and re.search(  # mock.patch("torch.zeros"), patch.object(torch, "zeros")
-            rf"""["']torch\.{name}["']|\b(?:{'|'.join(_torch_aliases(source))})\s*,\s*(?:["']{name}["']|[^)]*\b{name}\s*=)""",
+            rf"""["']torch\.{name}["']|\b(?:{alt})\s*,\s*(?:["']{name}["']|[^)]*\b{name}\s*=)""",
             source):
         return True
     for node in select(tree, (ast.Assign, ast.AugAssign, ast.AnnAssign)):

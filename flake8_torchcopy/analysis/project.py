@@ -82,23 +82,28 @@ class Project:
         bools, :data:`~.returnwalker.Shape`)?  ``through``: the module is reached through its packages'
         namespaces (``import a.b as m``, ``a.b.f``), not found by its name (``from a.b
         import f``)."""
+        found = self._split(dotted, through)
+        return False if found is None else _returns(*found, MAX_DEPTH, set())
+
+    def _split(self, dotted: str, through: bool) -> Optional[Tuple[str, str, str]]:
+        """(the project's root, module, name) of ``dotted``, a name of this project's top
+        package (reached through its packages' namespaces where ``through``), else None."""
         if self.root is None or "." not in dotted or dotted.split(".")[0] != self.top():
-            return False
+            return None
         module, _, name = dotted.rpartition(".")
         if through and not reached(self.root, module):
-            return False
-        return _returns(self.root, module, name, MAX_DEPTH, set())
+            return None
+        return self.root, module, name
 
     def forward_shape(self, dotted: str, through: bool = True) -> Shape:
         """What calling an instance of the class ``dotted`` of this project returns: True a
         tensor, a tuple of bools (:data:`~.returnwalker.Shape`), False neither or not known
         (:mod:`.nnclasses` says which classes are followed)."""
-        if self.root is None or "." not in dotted or dotted.split(".")[0] != self.top():
+        split = self._split(dotted, through)
+        if split is None:
             return False
-        module, _, name = dotted.rpartition(".")
-        if through and not reached(self.root, module):
-            return False
-        found = _defining(self.root, module, name + "()", MAX_DEPTH, set())[0]
+        root, module, name = split
+        found = _defining(root, module, name + "()", MAX_DEPTH, set())[0]
         if found is None:
             return False
         m = module_of(found[0])
