@@ -284,6 +284,41 @@ def test_the_index_is_made_once_after_a_few_searches(tmp_path, monkeypatch):
     index.holding("_n1")
     assert len(made) == 2
 
+ANNOTATED_HELPER = """
+import torch
+from torch import Tensor
+
+
+def _fill(t: Tensor, v) -> Tensor:
+    return t.new_tensor(v)
+
+
+def fill(t: Tensor, v):
+    return _fill(t, v)
+"""
+
+
+@pytest.mark.parametrize("other", [
+    "from .helpers import _fill\nimport torch\n\n\ndef g(n):\n    return _fill(torch.ones(n), torch.ones(n))\n",
+    "from .helpers import _fill\nimport torch\n\n\ndef g(t: torch.Tensor):\n    return _fill(t, [1.0])\n",
+])
+def test_calls_passing_only_annotated_tensors_do_not_ask_other_modules(tmp_path, monkeypatch, other):
+    """``fill``'s call gives ``_fill`` an annotated tensor and an unknown: joined with what
+    other modules pass, an annotated tensor seeds nothing, so the other modules are not read;
+    asking them anyway finds the same."""
+    from flake8_torchcopy.analysis import callsites, projectcallers
+
+    path = project(tmp_path, user=None, extra={"app/b.py": other}, helper=ANNOTATED_HELPER)
+    asked = []
+    real = projectcallers.other_calls
+    monkeypatch.setattr(projectcallers, "other_calls", lambda *a: asked.append(a) or real(*a))
+    quiet = found(path)
+    assert asked == []
+    monkeypatch.setattr(callsites, "_informative", lambda c, records: True)
+    assert found(path) == quiet
+    assert asked  # the forced question was asked, and changed nothing
+
+
 # ----------------------------------------------------------------------- tools and torch
 def test_flake8_torchcopy_fix_and_torch(tmp_path):
     path = project(tmp_path)

@@ -99,7 +99,7 @@ Others = Callable[[List["ClosedFunction"]], Dict[int, Optional[List[Dict[str, Va
 def _informative(c: ClosedFunction, records: List[Dict[str, Value]]) -> bool:
     """Could what other modules pass ``c`` make a parameter known: it has no call here, or
     its calls here make one a tensor, not a tensor or mixed (a join with an unknown stays
-    unknown)?"""
+    unknown; one with an annotated tensor is at best annotated, which seeds nothing)?"""
     if not c.calls:
         return True
     for p in c.params:
@@ -109,7 +109,7 @@ def _informative(c: ClosedFunction, records: List[Dict[str, Value]]) -> bool:
         v = values[0]
         for w in values[1:]:
             v = join(v, w)
-        if v.kind != UNKNOWN or v.mixed:
+        if v.kind == TENSOR or v.kind == NOT or v.mixed:
             return True
     return False
 
