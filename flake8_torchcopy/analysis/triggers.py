@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import ast
 import re
-from functools import lru_cache
 from typing import Callable, Dict, FrozenSet, List, Optional, Protocol, Sequence, Set, Tuple, Union
 
 
@@ -102,14 +101,21 @@ def alias_groups(tree: ast.AST, triggers: Sequence[Sequence[Word]], source: str)
     return out
 
 
-@lru_cache(maxsize=8)
 def _relevance(cores: FrozenSet[str], callees: FrozenSet[str]) -> Optional[Callable[[str], object]]:
     """Whether a dotted name may stand for a word: it holds one of ``cores``, or ends in
-    one of ``callees`` (None: nothing can)."""
-    alternatives = [re.escape(c) for c in sorted(cores)]
-    if callees:
-        alternatives.append(r"(?:^|\.)(?:%s)$" % "|".join(map(re.escape, sorted(callees))))
-    return re.compile("|".join(alternatives)).search if alternatives else None
+    one of ``callees`` (None: nothing can).  Substring tests, not a pattern: the rules
+    active in a file vary, and compiling one alternation per set cost more than the few
+    names a module binds to others take to test."""
+    if not cores and not callees:
+        return None
+    ordered = tuple(sorted(cores))
+
+    def relevant(qualname: str) -> bool:
+        for core in ordered:
+            if core in qualname:
+                return True
+        return qualname.rpartition(".")[2] in callees
+    return relevant
 
 
 # around each ``:=`` (found by str.find: a pattern led by the name would be tried at every
