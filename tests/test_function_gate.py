@@ -62,6 +62,15 @@ SNIPPETS = {
     "deepcopy aliased in a try": (
         "import torch\ntry:\n    from copy import deepcopy as dc\nexcept ImportError:\n    dc = None\n"
         "def f():\n    t = torch.randn(3)\n    return dc(t)\n", "TRC105"),
+    # the forms of a move the TRC112 word finds: a call's result, a name moved into itself
+    "a factory moved on the next line": (
+        "import torch\ndef f():\n    p = torch.tensor([1.0])\n    p = (p\n         .to('cuda'))\n", "TRC112"),
+    "a factory moved after a comment": (
+        "import torch\ndef f():\n    return (torch.zeros(3)  # on the host\n            .cuda())\n", "TRC112"),
+    "a factory moved through a view": (
+        "import torch\ndef f():\n    return torch.ones(2, 3).view(-1).to('cuda')\n", "TRC112"),
+    "a factory moved through its name": (
+        "import torch\ndef f():\n    p = torch.tensor([1.0])\n    p=p.cuda()\n    return p\n", "TRC112"),
     "torch.tensor aliased in a try": (
         "import torch\ntry:\n    from torch import tensor as T\nexcept ImportError:\n    T = None\n"
         "def f():\n    t = torch.randn(3)\n    return T(t)\n", "TRC101"),
@@ -122,6 +131,23 @@ def test_an_alias_stands_for_the_words_it_may_hide():
     [(called,)] = [g for g in groups if len(g) == 1 and not isinstance(g[0], str)]
     assert found(called, "y = T(x)") and found(called, "return [T (x)]")
     assert not found(called, "def f(x: T) -> T:") and not found(called, "MyT(x)") and not found(called, "a.T(x)")
+
+
+@pytest.mark.parametrize("text, moved", [
+    ("torch.zeros(3).to(d)", True), ("torch.zeros(f(1), (2)).float().view(-1).cuda()", True),
+    ("p = p.to(d)", True), ("p=p .to (d)", True), ("p = (p.to(d))", True),
+    ("(torch.zeros(3)\n  .to(d))", True), ("p = p\\\n  .to(d)", True),
+    ("torch.zeros(')').to(d)", True),  # a quote: not plain text, counted
+    ("z = torch.zeros\nz(3).to(d)", True),  # a local alias: any callee counts
+    ("x.to(d)", False), ("x.float().cuda()", False), ("model(x).to(d)", False),
+    ("torch.zeros(3)[0].to(d)", False), ("(a + b).to(d)", False),
+    ("q = p.to(d)", False), ("self.p = self.p.to(d)", False),
+    ("p == p.to(d)", False), ("p += p.to(d)", False), ("xp = p.to(d)", False), ("p = p.tolist()", False),
+])
+def test_the_move_word_finds_moved_factories_and_self_rebinds(text, moved):
+    from flake8_torchcopy.rules.trc112_factory_then_transfer import FactoryThenTransfer
+    [(word, _)] = FactoryThenTransfer.function_triggers
+    assert bool(found(word, text)) == moved
 
 
 def test_patterns_find_whole_words():

@@ -84,6 +84,96 @@ class WordPattern:
         return f"WordPattern({self.pattern!r})"
 
 
+class MovedResult:
+    """A move (``.to(``, ``.cuda(``: ``methods``) of what one of ``callees`` returns, maybe
+    through calls of ``through`` (``torch.zeros(n).view(-1).to(``), or of a name into
+    itself (``p = p.to(``): the forms TRC112 looks at, out of the many ``.to(`` of a
+    function.  Found from each ``.method(`` back over the receiver's text; where that text
+    is not plain (a line break, a quote or a ``#`` in between) it counts as found, and so
+    does any callee where the text names one of ``callees`` without calling it (a local
+    alias: ``z = torch.zeros``)."""
+
+    __slots__ = ("found_in", "callees")
+
+    def __init__(self, methods: Iterable[str], callees: Iterable[str], through: Iterable[str]) -> None:
+        self.callees = frozenset(callees)  # a name bound to one of them stands in for the move
+        moves = re.compile(r"\.[\s\\]*(?:%s)[\s\\]*\(" % "|".join(map(re.escape, sorted(methods))))
+        named = re.compile(r"\.(?:%s)(?![\w(])" % "|".join(map(re.escape, sorted(callees))))
+        made, ops = self.callees, frozenset(through)
+
+        def found_in(text: str) -> bool:
+            for m in moves.finditer(text):
+                got = _moved_before(text, m.start(), made, ops)
+                if got is True or got is None and named.search(text):
+                    return True
+            return False
+        self.found_in = found_in
+
+    def __repr__(self) -> str:
+        return "MovedResult()"
+
+
+def _moved_before(text: str, dot: int, made: FrozenSet[str], ops: FrozenSet[str]) -> Optional[bool]:
+    """Is the receiver that ends at ``text[dot]`` (a ``.``) a call of one of ``made``
+    (through calls of ``ops``), or a name assigned to itself (``p = p.to(``, ``p = (p.to(``)?
+    True also where the text is not plain; None: a call of another name."""
+    i = dot - 1
+    while i >= 0 and text[i] in " \t":
+        i -= 1
+    if i < 0:
+        return False
+    c = text[i]
+    if c == "\n" or c == "\\":
+        return True
+    if c == ")":
+        depth = 0
+        while i >= 0:
+            c = text[i]
+            if c in "'\"#":
+                return True
+            if c == ")":
+                depth += 1
+            elif c == "(":
+                depth -= 1
+                if not depth:
+                    break
+            i -= 1
+        i -= 1
+        while i >= 0 and text[i] in " \t":
+            i -= 1
+        if i < 0 or text[i] in "\n\\":
+            return i >= 0
+        end = i + 1
+        while i >= 0 and (text[i].isalnum() or text[i] == "_"):
+            i -= 1
+        callee = text[i + 1:end]
+        if not callee:
+            return False  # (a + b).to(), f(x)(y).to(): no call of a name
+        if callee in made:
+            return True
+        if callee in ops and i >= 0 and text[i] == ".":
+            return _moved_before(text, i, made, ops)
+        return None
+    end = i + 1
+    while i >= 0 and (text[i].isalnum() or text[i] == "_"):
+        i -= 1
+    name = text[i + 1:end]
+    if not name or i >= 0 and text[i] == ".":
+        return False  # an attribute (a.p.to(), never TRC112's name), or no name
+    while i >= 0 and text[i] in " \t(":
+        i -= 1
+    if i >= 0 and text[i] in "\n\\":
+        return True
+    if i < 1 or text[i] != "=" or text[i - 1] in "=!<>+-*/%&|^:@":
+        return False
+    i -= 1
+    while i >= 0 and text[i] in " \t":
+        i -= 1
+    start = i - len(name) + 1
+    return start >= 0 and text[start:i + 1] == name and not (
+        start and (text[start - 1].isalnum() or text[start - 1] in "_."))
+
+
 class ModuleWord(str):
     """A word the module's text must hold, anywhere, and a function's need not: the
     evidence it stands for is made in another function (``nn.GRU(..., batch_first=True)``
@@ -165,7 +255,7 @@ class Rule:
     triggers: ClassVar[Sequence[Sequence[str]]]
     # The same, for the text of one function (None: ``triggers``).  Stricter, since a
     # call must be there: names imported under an alias are added by the walker.
-    function_triggers: ClassVar[Optional[Sequence[Sequence[Union[str, CallWord, WordPattern]]]]] = None
+    function_triggers: ClassVar[Optional[Sequence[Sequence[Union[str, CallWord, WordPattern, MovedResult]]]]] = None
     # ast node types the rule's check is called for.
     node_types: ClassVar[Tuple[type, ...]] = (ast.Call,)
     VALID: ClassVar[Sequence[str]] = ()

@@ -6,7 +6,7 @@ import re
 from typing import TYPE_CHECKING, Optional
 
 from ._common import LEGACY_CONSTRUCTOR_NAMES, call_with_keyword, keywords, short, text_fix
-from .base import Example, Rule, calls_pattern
+from .base import Example, MovedResult, Rule, calls_pattern
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..analysis.context import Context
@@ -99,8 +99,10 @@ class FactoryThenTransfer(Rule):
         "(`torch.zeros(-1)`)."
     )
     triggers = (("torch", ".to("), ("torch", ".cuda("))
-    # in a function: the move, and a factory by name (``from torch import zeros`` too)
-    function_triggers = tuple((move, _FACTORY_NAMES) for move in (".to(", ".cuda("))
+    # in a function: a call's result or a name moved, and a factory by name (``from torch
+    # import zeros`` too)
+    function_triggers = ((MovedResult(("to", "cuda"), _FACTORIES | LEGACY_CONSTRUCTOR_NAMES,
+                                      _HOST_VIEWS | _CASTS), _FACTORY_NAMES),)
 
     VALID = (
         "import torch\nx = torch.zeros(3, device='cuda')\n",
