@@ -36,11 +36,15 @@ TOPK = ["_, pred = output.topk(maxk, 1, True, True)", "_, pred = torch.topk(outp
 T = ["pred = pred.t()", "pred = torch.t(pred)", "pred = pred.transpose(0, 1)", "pred = pred.T"]
 EQ = ["pred.eq(target.view(1, -1).expand_as(pred))", "pred == target.view(1, -1).expand_as(pred)",
       "pred.eq(target.unsqueeze(0).expand_as(pred))", "pred.eq(target.reshape(1, -1).expand_as(pred))",
-      "pred.eq(target.view(1, -1))"]
+      "pred.eq(target.view(1, -1))", "pred.eq(target.unsqueeze(0))", "pred == target[None]"]
 VIEW = ["correct[:k].view(-1)", "correct[:k].contiguous().view(-1)", "correct[:k].reshape(-1)"]
-# what the analysis proves: t() and torch.t(pred) (2-d), eq against an expand_as or a 2-d
-# broadcast; transpose(0, 1) of an unknown rank and .T (numpy has it too) stay undecided
-FOUND = {"t": T[:2], "eq": EQ[:5]}
+# what the analysis proves: t() and torch.t(pred) (2-d), transpose(0, 1) (the rank is not
+# known, 2 or more: compared with a tensor expanded to its sizes, its strides carry over to
+# correct, and [:k] cuts the permuted dim), eq against an expand_as or a 2-d broadcast.
+# Undecided: .T of an unknown rank reverses every dim, a broadcast against target.unsqueeze(0)
+# or target[None] depends on target's rank (not known), and so does transpose(0, 1) against a
+# broadcast view(1, -1) (the rest of pred's dims may broadcast).
+FOUND = {"t": T[:3], "eq": EQ[:5]}
 
 
 def _variants():

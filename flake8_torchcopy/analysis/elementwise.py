@@ -57,7 +57,10 @@ def elementwise_layout(kind: str, inputs: Sequence[Value], label: str,
         if strides is None:
             decided = L.tensor_iterator(known)
             if decided is None:
-                return Value(kind, sizes=sizes, permuted_by=mark)
+                by_first = L.first_input_decides(known[0], [sz for sz, _ in known[1:]])
+                if by_first is None:
+                    return Value(kind, sizes=sizes, permuted_by=mark)
+                decided = by_first, frozenset()
             strides, assumed = decided
             assumes = assumes | assumed
         return Value(kind, sizes=sizes, strides=strides, permuted_by=taint, assumes=assumes)
@@ -69,16 +72,25 @@ def elementwise_layout(kind: str, inputs: Sequence[Value], label: str,
         if decided is not None:
             return Value(kind, sizes=L.broadcast(*sized), strides=decided[0], permuted_by=taint,
                          assumes=assumes | decided[1])
+        by_first = L.first_input_decides(layouts[0], sized[1:])
+        if by_first is not None:
+            return Value(kind, sizes=sized[0], strides=by_first, permuted_by=taint, assumes=assumes)
         if L.broadcast(*sized) is None and layouts[0] is not None:
             found = _first_decides(kind, [layouts[0]] + [(sz, None) for sz in sized[1:]], taint, assumes)
             if found is not None:
                 return found
-    if len(tensors) == 1 and tensors[0].open_layout is not None:
+    opened = tensors[0].open_layout
+    if len(tensors) == 1 and opened is not None and opened[1] is not None:
         # a tensor of unknown rank: dense, its strides carry over (numbers are no input)
-        sizes, strides = tensors[0].open_layout
-        if L.is_dense(sizes, strides):
-            return Value(kind, permuted_by=taint, open_layout=tensors[0].open_layout)
+        if L.is_dense(opened[0], opened[1]):
+            return Value(kind, permuted_by=taint, open_layout=opened)
         return Value(kind, permuted_by=mark)
+    if opened is not None and all(v.sizes is None and v.open_layout is not None for v in tensors):
+        # of unknown rank, all of the same sizes (x.eq(y.expand_as(x))): the first decides
+        same = L.first_input_decides(opened, [v.open_layout[0] for v in tensors[1:]  # type: ignore[index]
+                                               ], closed=False)
+        if same is not None:
+            return Value(kind, permuted_by=taint, open_layout=(opened[0], same), assumes=assumes)
     first = tensors[0]
     sizes = None
     if keep_rank and first.sizes is not None and all(

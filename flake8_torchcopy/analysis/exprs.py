@@ -314,7 +314,7 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
                 label = f"{self.idx.text(node.value.value)}.size({i})"
                 return Value(NOT, mono=self.asked_dim(label, owner, i, node.value.value))
             return NOT_VALUE
-        if is_tensorish(base) or base.kind == UNKNOWN and base.sizes is not None:
+        if is_tensorish(base) or base.kind == UNKNOWN and (base.sizes is not None or base.open_layout is not None):
             return sem.subscript_layout(self, node, base, node.slice, idx)
         return Value(UNKNOWN, permuted_by=base.permuted_by) if base.permuted_by else UNKNOWN_VALUE
 

@@ -182,6 +182,38 @@ def elementwise(operands: Sequence[Optional[Tuple[Sizes, Strides]]]) -> Optional
     return tuple(strides)
 
 
+def first_input_decides(first: Tuple[Sizes, Optional[Strides]], others: Sequence[Sizes],
+                        closed: bool = True) -> Optional[Strides]:
+    """The strides of a TensorIterator output whose first tensor input ``first`` (sizes,
+    strides) is dense, with a stride other than 0 on every dim, and of the output's sizes:
+    its own strides; None where that is not certain.  ``others``: the other inputs' sizes,
+    which must broadcast into ``first``'s (with ``closed`` False, ``first`` is an open
+    layout, its last size standing for the dims of unknown number after the others, and
+    they must be its sizes exactly).
+
+    TensorIterator's insertion sort asks the first input first about every pair of dims:
+    strides other than 0 and unequal decide at once.  In a dense layout only a size-1 dim
+    can tie with another dim, and a tie, whoever breaks it, puts the two next to each
+    other: the sort leaves the dims in the order of the first input's strides, ties
+    adjacent, so every dim of size above 1 comes where the first input has it, and the
+    output (contiguous in that order) has its strides there, for every value of the
+    sizes (size-1 dims, whose strides no view reads, aside).  A CPU cast of the first
+    input to the common dtype keeps a dense input's strides.  Its strides on literal
+    size-1 dims would not be torch's: such a layout is left unknown.  Checked against
+    torch in ``tests/test_first_input_layout.py``."""
+    sizes, strides = first
+    if strides is None or len(strides) != len(sizes) or has_zero(sizes) \
+            or any(s.is_one for s in sizes) or any(st.coef == 0 for st in strides) \
+            or not is_dense(sizes, strides):
+        return None
+    if closed:
+        if any(len(o) > len(sizes) for o in others) or broadcast(sizes, *others) != tuple(sizes):
+            return None
+    elif any(tuple(o) != tuple(sizes) for o in others):
+        return None
+    return tuple(strides)
+
+
 def _order(a: Mono, b: Mono) -> Optional[int]:
     """-1, 0 or 1 as ``a`` is below, equal to or above ``b`` for every value of the symbols
     at least 2; None when that depends on them (``n`` against ``m``)."""

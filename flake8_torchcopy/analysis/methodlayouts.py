@@ -163,6 +163,8 @@ def _expand_as(c: Call) -> Value:
     if len(c.args) != 1 or c.node.keywords:
         return Value(c.recv.kind, permuted_by=c.label)
     other = c.ev.cache.get(id(c.args[0])) or UNKNOWN_VALUE
+    if other.sizes is None and other.open_layout is not None:  # y of unknown rank: its sizes, strides not known
+        return Value(c.recv.kind, permuted_by=c.label, open_layout=(other.open_layout[0], None))
     if other.sizes is None or None in other.sizes:
         return Value(c.recv.kind, permuted_by=c.label)
     res = L.expand(c.sizes, c.strides, other.sizes) \

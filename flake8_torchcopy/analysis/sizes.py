@@ -64,7 +64,7 @@ class SizeArithmetic:
         names, kept apart)."""
         opened = owner.open_layout  # torch.tensor(pairs): (n, 2, rest); rank 2 leaves no rest
         if opened is not None and len(opened[0]) == rank + 1 and owner.permuted_by is None \
-                and None not in opened[0] \
+                and None not in opened[0] and opened[1] is not None \
                 and tuple(opened[1]) == tuple(L.contiguous_strides(cast(Sequence[Mono], opened[0]))):
             return tuple(cast(Sequence[Mono], opened[0])[:rank])
         asked: Dict[int, Mono] = self.__dict__.get("_asked_dims", {}).get(owner.serial, {}) \
@@ -94,7 +94,8 @@ class SizeArithmetic:
         tv = self.lookup(base.id)
         if tv.kind == NOT or tv.qualname is not None:
             return None
-        if tv.open_layout is not None and len(names) == len(tv.open_layout[0]) - 1:
+        if tv.open_layout is not None and tv.open_layout[1] is not None \
+                and len(names) == len(tv.open_layout[0]) - 1:
             # (an open layout is made of known sizes: its last one stands for the rest)
             sizes, strides = L.close_rank(tv.open_layout[0], tv.open_layout[1])
             self.env[base.id] = tv.with_(sizes=sizes, strides=strides)

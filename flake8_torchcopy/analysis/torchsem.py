@@ -82,6 +82,8 @@ def attribute_layout(base: Value, attr: str) -> Value:
 
 
 def subscript_layout(ev, node: ast.Subscript, base: Value, sl: ast.AST, idx: Value) -> Value:
+    if base.sizes is None and base.open_layout is not None and base.open_layout[1] is not None:
+        return _open_subscript(ev, node, base, sl, idx)
     if base.sizes is None or base.strides is None:
         return Value(base.kind)
     items = list(sl.elts) if isinstance(sl, ast.Tuple) else [sl]
@@ -135,6 +137,23 @@ def subscript_layout(ev, node: ast.Subscript, base: Value, sl: ast.AST, idx: Val
     out_st.extend(strides[k:])
     return Value(base.kind, sizes=tuple(out_s), strides=tuple(out_st),
                  permuted_by=base.permuted_by, assumes=base.assumes)
+
+
+def _open_subscript(ev, node: ast.Subscript, base: Value, sl: ast.AST, idx: Value) -> Value:
+    """An index or slice of a tensor of unknown rank (``correct[:k]``) that reads only its
+    known dims (no ``...``): those as for a tensor of known rank, the rest kept."""
+    sizes, strides = base.open_layout  # type: ignore[misc]
+    items = list(sl.elts) if isinstance(sl, ast.Tuple) else [sl]
+    if any(isinstance(it, ast.Constant) and it.value is Ellipsis for it in items) \
+            or sum(not (isinstance(it, ast.Constant) and it.value is None) for it in items) >= len(sizes):
+        return Value(base.kind)
+    known = Value(base.kind, sizes=sizes, strides=strides, permuted_by=base.permuted_by,
+                  assumes=base.assumes)
+    part = subscript_layout(ev, node, known, sl, idx)
+    if part.sizes is None:
+        return Value(base.kind)
+    return Value(base.kind, permuted_by=part.permuted_by, open_layout=(part.sizes, part.strides),
+                 assumes=part.assumes)
 
 
 def _slice_step(it: ast.AST) -> Optional[int]:

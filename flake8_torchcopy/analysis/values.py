@@ -34,8 +34,10 @@ class Value:
     ``elems``: the items of a tuple (``x.shape``, ``a.unbind(0)``).
     ``open_layout``: (sizes, strides) of a tensor whose rank is known only from
     below (``x.transpose(1, 2)`` of a parameter: three dims or more); the last item
-    stands for the dims after those, contiguous among themselves.  Only sizes read
-    by index and views consult it; to everything else the sizes are unknown.
+    stands for the dims after those, contiguous among themselves; the strides are
+    None where not known (``y.expand_as(x)`` of such an ``x``).  Only sizes read by
+    index, slices, elementwise ops and views consult it; to everything else the sizes
+    are unknown.
     ``permuted_by`` also marks a tensor derived from a permuted one whose strides
     were lost: such a tensor is never assumed contiguous.
     ``mixed``: an unknown value that is a tensor on some path and provably something
@@ -66,7 +68,7 @@ class Value:
         some: bool = False,
         item: Optional["Value"] = None,
         mapped: Optional["Value"] = None,
-        open_layout: Optional[Tuple[Sizes, Strides]] = None,
+        open_layout: Optional[Tuple[Sizes, Optional[Strides]]] = None,
         caveat: Optional[str] = None,
         assumes: FrozenSet[Sym] = frozenset(),
         array=None,

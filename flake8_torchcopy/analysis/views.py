@@ -48,9 +48,12 @@ def judge_view(recv: Value, target: Optional[Sequence[Optional[Mono]]],
     if layout[0] is None or layout[1] is None or target is None or None in layout[0]:
         return NOT_JUDGED
     sizes = cast(Sequence[Mono], layout[0])
-    if recv.sizes is None and not _reads_sizes(target, sizes):
+    reads = recv.sizes is not None or _reads_sizes(target, sizes)
+    if not reads and not any(_cut(a) for m in sizes for a in m.atoms()):
         return NOT_JUDGED
     verdict, rescues = VL.view_verdict(sizes, layout[1], target)
+    if not reads and not (verdict == VL.ILLEGAL and any(_cut(a) for r in rescues for a in r)):
+        return NOT_JUDGED
     if verdict != VL.ILLEGAL:
         return ViewJudgement(verdict, origin=recv.permuted_by)
     if any(hedged(a) for m in list(sizes) + list(layout[1]) for a in m.atoms()):
@@ -94,7 +97,15 @@ def _with_assumptions(rescues: List[Tuple[Sym, ...]], assumes) -> List[Tuple[Sym
 
 def _reads_sizes(target: Sequence[Optional[Mono]], sizes: Sequence[Mono]) -> bool:
     """Of a tensor whose rank is not known, only views whose arguments read its sizes are
-    judged: ``y.view(-1)`` of an untraced ``y`` depends on sizes the code never looks at
-    and often fixes by design (a 1-channel convolution's output)."""
+    judged, and those that raise unless (among others) a part the code cut (``correct[:k]``)
+    has size 1: ``y.view(-1)`` of an untraced ``y`` depends on sizes the code never looks
+    at and often fixes by design (a 1-channel convolution's output), while a dim the code
+    cuts a part of is one it takes to be longer than that part."""
     known = {a for m in sizes for a in m.atoms()}
     return any(a in known for m in target if m is not None for a in m.atoms())
+
+
+def _cut(sym: Sym) -> bool:
+    """The size of a part of a dim cut by a slice (``x[:k]``), where it is not known."""
+    key = sym.key[1]
+    return isinstance(key, tuple) and key[:1] == ("slice",)
