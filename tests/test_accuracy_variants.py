@@ -1,7 +1,8 @@
 """The top-k accuracy helper of PyTorch's ImageNet example, in the variants its copies use
-(``topk`` spelled four ways, ``argsort``/``sort``; ``pred.t()``, ``torch.t(pred)``; ``eq``
-or ``==`` against an ``expand_as`` or a broadcast ``view(1, -1)``; a ``contiguous()`` or
-``reshape`` that makes it legal).
+(``topk`` spelled four ways, ``argsort``/``sort``; ``pred.t()``, ``torch.t(pred)``,
+``transpose(0, 1)``, ``.T``; ``eq`` or ``==`` against an ``expand_as`` or a broadcast
+``view(1, -1)``, ``unsqueeze(0)`` or ``[None]``; a ``contiguous()`` or ``reshape`` that
+makes it legal).
 Each is run with torch: TRC201 reports only variants that raise, and finds the raising
 ones the module proves (those named in FOUND)."""
 import importlib.util
