@@ -6,6 +6,7 @@ import pytest
 from flake8_torchcopy import lint_source
 from flake8_torchcopy.analysis import flow
 from flake8_torchcopy.analysis.triggers import alias_groups, found
+from flake8_torchcopy.rules import ALL_RULES
 from flake8_torchcopy.rules.base import CallWord
 
 SNIPPETS = {
@@ -71,6 +72,12 @@ SNIPPETS = {
         "import torch\ndef f():\n    return torch.ones(2, 3).view(-1).to('cuda')\n", "TRC112"),
     "a factory moved through its name": (
         "import torch\ndef f():\n    p = torch.tensor([1.0])\n    p=p.cuda()\n    return p\n", "TRC112"),
+    "clone then detach across lines": (
+        "import torch\ndef f():\n    x = torch.ones(2, requires_grad=True)\n"
+        "    return (x.clone()\n            .detach())\n", "TRC103"),
+    "empty_like through a local alias": (
+        "import torch\ndef f():\n    x = torch.ones(2)\n    el = torch.empty_like\n"
+        "    return el(x).copy_(x)\n", "TRC104"),
     "torch.tensor aliased in a try": (
         "import torch\ntry:\n    from torch import tensor as T\nexcept ImportError:\n    T = None\n"
         "def f():\n    t = torch.randn(3)\n    return T(t)\n", "TRC101"),
@@ -144,10 +151,28 @@ def test_an_alias_stands_for_the_words_it_may_hide():
     ("q = p.to(d)", False), ("self.p = self.p.to(d)", False),
     ("p == p.to(d)", False), ("p += p.to(d)", False), ("xp = p.to(d)", False), ("p = p.tolist()", False),
 ])
-def test_the_move_word_finds_moved_factories_and_self_rebinds(text, moved):
+def test_the_trc112_word_finds_moved_factories_and_self_rebinds(text, moved):
     from flake8_torchcopy.rules.trc112_factory_then_transfer import FactoryThenTransfer
     [(word, _)] = FactoryThenTransfer.function_triggers
     assert bool(found(word, text)) == moved
+
+
+@pytest.mark.parametrize("code, text, found_there", [
+    ("TRC103", "y = x.clone().detach()", True), ("TRC103", "torch.clone(x, memory_format=m).detach()", True),
+    ("TRC103", "y = x.clone()\nz = y.detach()", False), ("TRC103", "x.detach().clone()", False),
+    ("TRC104", "torch.empty_like(x).copy_(x)", True), ("TRC104", "e = torch.empty_like\ne(x).copy_(x)", True),
+    ("TRC104", "y = torch.empty_like(x)\ny.copy_(x)", False),
+    ("TRC110", "x.cuda().detach()", True), ("TRC110", "x.to(d, non_blocking=True)\n .detach()", True),
+    ("TRC110", "x.detach().cpu()", False), ("TRC110", "model(x).detach()", False),
+    ("TRC111", "requires_grad\ntorch.zeros(3, requires_grad=True).cuda()", True),
+    ("TRC111", "requires_grad\nx.float().cuda()", False),
+])
+def test_chained_call_words(code, text, found_there):
+    """Each rule that looks at a chain only (``clone().detach()``) walks a function only
+    where its text holds such a chain."""
+    [rule] = [r for r in ALL_RULES if r.code == code]
+    [group] = rule.function_triggers
+    assert all(found(w, text) for w in group) == found_there
 
 
 def test_patterns_find_whole_words():

@@ -84,39 +84,41 @@ class WordPattern:
         return f"WordPattern({self.pattern!r})"
 
 
-class MovedResult:
-    """A move (``.to(``, ``.cuda(``: ``methods``) of what one of ``callees`` returns, maybe
-    through calls of ``through`` (``torch.zeros(n).view(-1).to(``), or of a name into
-    itself (``p = p.to(``): the forms TRC112 looks at, out of the many ``.to(`` of a
-    function.  Found from each ``.method(`` back over the receiver's text; where that text
-    is not plain (a line break, a quote or a ``#`` in between) it counts as found, and so
-    does any callee where the text names one of ``callees`` without calling it (a local
-    alias: ``z = torch.zeros``)."""
+class CalledThen:
+    """A call of one of ``methods`` (``.to(``, ``.detach(``) on what a call of one of
+    ``callees`` returns, maybe through calls of ``through`` (``torch.zeros(n).view(-1).to(``),
+    or with ``itself`` on a name assigned to itself (``p = p.to(``): the chained forms a
+    rule looks at, out of the many ``.to(`` of a function.  Found from each ``.method(``
+    back over the receiver's text; where that text is not plain (a line break, a quote or
+    a ``#`` in between) it counts as found.  With ``aliased`` (a callee the rule resolves
+    by its qualified name, which a local name may stand for: ``z = torch.zeros``) any
+    callee counts where the text names one of ``callees`` without calling it."""
 
     __slots__ = ("found_in", "callees")
 
-    def __init__(self, methods: Iterable[str], callees: Iterable[str], through: Iterable[str]) -> None:
-        self.callees = frozenset(callees)  # a name bound to one of them stands in for the move
+    def __init__(self, methods: Iterable[str], callees: Iterable[str], through: Iterable[str] = (),
+                 itself: bool = False, aliased: bool = False) -> None:
+        self.callees = frozenset(callees)  # a name bound to one of them stands in for the word
         moves = re.compile(r"\.[\s\\]*(?:%s)[\s\\]*\(" % "|".join(map(re.escape, sorted(methods))))
-        named = re.compile(r"\.(?:%s)(?![\w(])" % "|".join(map(re.escape, sorted(callees))))
+        named = re.compile(r"\.(?:%s)(?![\w(])" % "|".join(map(re.escape, sorted(self.callees))))
         made, ops = self.callees, frozenset(through)
 
         def found_in(text: str) -> bool:
             for m in moves.finditer(text):
-                got = _moved_before(text, m.start(), made, ops)
-                if got is True or got is None and named.search(text):
+                got = _called_before(text, m.start(), made, ops, itself)
+                if got is True or got is None and aliased and named.search(text):
                     return True
             return False
         self.found_in = found_in
 
     def __repr__(self) -> str:
-        return "MovedResult()"
+        return f"CalledThen({sorted(self.callees)[:3]!r}...)"
 
 
-def _moved_before(text: str, dot: int, made: FrozenSet[str], ops: FrozenSet[str]) -> Optional[bool]:
+def _called_before(text: str, dot: int, made: FrozenSet[str], ops: FrozenSet[str], itself: bool) -> Optional[bool]:
     """Is the receiver that ends at ``text[dot]`` (a ``.``) a call of one of ``made``
-    (through calls of ``ops``), or a name assigned to itself (``p = p.to(``, ``p = (p.to(``)?
-    True also where the text is not plain; None: a call of another name."""
+    (through calls of ``ops``), or (``itself``) a name assigned to itself (``p = p.to(``,
+    ``p = (p.to(``)?  True also where the text is not plain; None: a call of another name."""
     i = dot - 1
     while i >= 0 and text[i] in " \t":
         i -= 1
@@ -152,8 +154,10 @@ def _moved_before(text: str, dot: int, made: FrozenSet[str], ops: FrozenSet[str]
         if callee in made:
             return True
         if callee in ops and i >= 0 and text[i] == ".":
-            return _moved_before(text, i, made, ops)
+            return _called_before(text, i, made, ops, itself)
         return None
+    if not itself:
+        return False
     end = i + 1
     while i >= 0 and (text[i].isalnum() or text[i] == "_"):
         i -= 1
@@ -255,7 +259,7 @@ class Rule:
     triggers: ClassVar[Sequence[Sequence[str]]]
     # The same, for the text of one function (None: ``triggers``).  Stricter, since a
     # call must be there: names imported under an alias are added by the walker.
-    function_triggers: ClassVar[Optional[Sequence[Sequence[Union[str, CallWord, WordPattern, MovedResult]]]]] = None
+    function_triggers: ClassVar[Optional[Sequence[Sequence[Union[str, CallWord, WordPattern, CalledThen]]]]] = None
     # ast node types the rule's check is called for.
     node_types: ClassVar[Tuple[type, ...]] = (ast.Call,)
     VALID: ClassVar[Sequence[str]] = ()

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from ..finding import SAFE, UNSAFE, Fix
 from ._common import code, detach_after, hole, plain_tensor, replace_fix, short, swap_edit
-from .base import Example, Rule
+from .base import CalledThen, Example, Rule
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..analysis.context import Context
@@ -43,6 +43,8 @@ class CloneDetach(Rule):
         "are kept."
     )
     triggers = (("clone", "detach"),)
+    # in a function: ``.detach()`` of what a ``clone(...)`` returns, chained
+    function_triggers = ((CalledThen(("detach",), {"clone"}),),)
 
     VALID = (
         "import torch\nx = torch.randn(3)\ny = x.detach().clone()\ny = torch.detach(x).clone()\n",

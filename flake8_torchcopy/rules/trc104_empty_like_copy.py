@@ -5,7 +5,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from ._common import code, hole, is_simple, plain_tensor, replace_fix, same_expr, short
-from .base import Example, Rule
+from .base import CalledThen, Example, Rule
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..analysis.context import Context
@@ -34,6 +34,8 @@ class EmptyLikeCopy(Rule):
         "`torch.randn(3)`) gets no fix. Otherwise reported without a fix."
     )
     triggers = (("empty_like", "copy_"),)
+    # in a function: ``.copy_(`` of what ``empty_like(...)`` returns (a local alias too)
+    function_triggers = ((CalledThen(("copy_",), {"empty_like"}, aliased=True),),)
 
     VALID = (
         "import torch\nt = torch.randn(3)\nu = torch.randn(3)\ny = torch.empty_like(t).copy_(u)\n",

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from ..finding import SAFE, UNSAFE, Fix
 from ._common import detach_after, plain_tensor, short, swap_edit
-from .base import Example, Rule
+from .base import CalledThen, Example, Rule
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..analysis.context import Context
@@ -48,8 +48,8 @@ class TransferThenDetach(Rule):
         "tensor, with an unsafe fix."
     )
     triggers = (("detach",),)
-    # the detach, and the transfer it follows (``.cpu(``, ``.to(``...)
-    function_triggers = tuple(("detach", f".{m}(") for m in sorted(TRANSFERS))
+    # in a function: the detach of what a transfer (``.cpu(``, ``.to(``...) returns, chained
+    function_triggers = ((CalledThen(("detach",), TRANSFERS),),)
 
     VALID = (
         "import torch\nx = torch.randn(3, requires_grad=True)\ny = x.detach().cpu()\n",

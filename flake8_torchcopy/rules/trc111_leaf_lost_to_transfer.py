@@ -5,7 +5,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from ._common import call_without_keyword, keywords, short, text_fix
-from .base import Example, Rule
+from .base import CalledThen, Example, Rule
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..analysis.context import Context
@@ -43,8 +43,9 @@ class LeafLostToTransfer(Rule):
         "same numbers on the host), now a leaf on `d`."
     )
     triggers = (("requires_grad",),)
-    # the keyword, and the transfer it is lost to (``.cuda(``, ``.to(``...)
-    function_triggers = tuple(("requires_grad", f".{m}(") for m in sorted(_TRANSFERS))
+    # in a function: the keyword, and a factory's result moved (``.cuda(``, ``.to(``...),
+    # chained (the factory by a local alias too)
+    function_triggers = (("requires_grad", CalledThen(_TRANSFERS, _FACTORIES, aliased=True)),)
 
     VALID = (
         "import torch\nw = torch.zeros(3, device='cuda', requires_grad=True)\n",

@@ -6,7 +6,7 @@ import re
 from typing import TYPE_CHECKING, Optional
 
 from ._common import LEGACY_CONSTRUCTOR_NAMES, call_with_keyword, keywords, short, text_fix
-from .base import Example, MovedResult, Rule, calls_pattern
+from .base import CalledThen, Example, Rule, calls_pattern
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..analysis.context import Context
@@ -101,8 +101,8 @@ class FactoryThenTransfer(Rule):
     triggers = (("torch", ".to("), ("torch", ".cuda("))
     # in a function: a call's result or a name moved, and a factory by name (``from torch
     # import zeros`` too)
-    function_triggers = ((MovedResult(("to", "cuda"), _FACTORIES | LEGACY_CONSTRUCTOR_NAMES,
-                                      _HOST_VIEWS | _CASTS), _FACTORY_NAMES),)
+    function_triggers = ((CalledThen(("to", "cuda"), _FACTORIES | LEGACY_CONSTRUCTOR_NAMES, _HOST_VIEWS | _CASTS,
+                                     itself=True, aliased=True), _FACTORY_NAMES),)
 
     VALID = (
         "import torch\nx = torch.zeros(3, device='cuda')\n",
