@@ -121,7 +121,9 @@ def test_the_gate_skips_functions_no_rule_can_match_in(walked):
               "def checks(x):\n    return torch.is_tensor(x) and np.ones(2)\n"
               "def pads(x):\n    return F.pad(x, (1, 1))\n"
               "def literals():\n    return torch.tensor([[1, 2], [3, -4e-5]]), torch.Tensor(2, 3)\n"
-              "def grads(x):\n    x.requires_grad_(True)\n    return torch.tensor(x)\n")
+              "def grads(x):\n    x.requires_grad_(True)\n    return torch.tensor(x)\n"
+              # the words of TRC103/TRC112, not their chains
+              "def moves(x):\n    y = torch.zeros(2)\n    return x.to(y.device), x.clone(), x.detach()\n")
     lint_source(source)
     assert walked == ["grads"]
 
