@@ -165,6 +165,7 @@ def test_the_trc112_word_finds_moved_factories_and_self_rebinds(text, moved):
     ("TRC104", "torch.empty_like(x).copy_(x)", True), ("TRC104", "e = torch.empty_like\ne(x).copy_(x)", True),
     ("TRC104", "y = torch.empty_like(x)\ny.copy_(x)", False),
     ("TRC110", "x.cuda().detach()", True), ("TRC110", "x.to(d, non_blocking=True)\n .detach()", True),
+    ("TRC103", "(x.clone()\r .detach())", True), ("TRC103", "(x.clone()\r\n\f.detach())", True),  # old Mac, Windows
     ("TRC110", "x.detach().cpu()", False), ("TRC110", "model(x).detach()", False),
     ("TRC111", "requires_grad\ntorch.zeros(3, requires_grad=True).cuda()", True),
     ("TRC111", "requires_grad\nx.float().cuda()", False),

@@ -120,12 +120,12 @@ def _called_before(text: str, dot: int, made: FrozenSet[str], ops: FrozenSet[str
     (through calls of ``ops``), or (``itself``) a name assigned to itself (``p = p.to(``,
     ``p = (p.to(``)?  True also where the text is not plain; None: a call of another name."""
     i = dot - 1
-    while i >= 0 and text[i] in " \t":
+    while i >= 0 and text[i] in " \t\f":
         i -= 1
     if i < 0:
         return False
     c = text[i]
-    if c == "\n" or c == "\\":
+    if c in "\n\r\\":
         return True
     if c == ")":
         depth = 0
@@ -141,9 +141,9 @@ def _called_before(text: str, dot: int, made: FrozenSet[str], ops: FrozenSet[str
                     break
             i -= 1
         i -= 1
-        while i >= 0 and text[i] in " \t":
+        while i >= 0 and text[i] in " \t\f":
             i -= 1
-        if i < 0 or text[i] in "\n\\":
+        if i < 0 or text[i] in "\n\r\\":
             return i >= 0
         end = i + 1
         while i >= 0 and (text[i].isalnum() or text[i] == "_"):
@@ -164,14 +164,14 @@ def _called_before(text: str, dot: int, made: FrozenSet[str], ops: FrozenSet[str
     name = text[i + 1:end]
     if not name or i >= 0 and text[i] == ".":
         return False  # an attribute (a.p.to(), never TRC112's name), or no name
-    while i >= 0 and text[i] in " \t(":
+    while i >= 0 and text[i] in " \t\f(":
         i -= 1
-    if i >= 0 and text[i] in "\n\\":
+    if i >= 0 and text[i] in "\n\r\\":
         return True
     if i < 1 or text[i] != "=" or text[i - 1] in "=!<>+-*/%&|^:@":
         return False
     i -= 1
-    while i >= 0 and text[i] in " \t":
+    while i >= 0 and text[i] in " \t\f":
         i -= 1
     start = i - len(name) + 1
     return start >= 0 and text[start:i + 1] == name and not (
