@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from . import modulefacts, nncontainers, returns
+from . import modulefacts, nncontainers, returns, starimports
 from .callsites import BLOCK_FIELDS, MAX_ROUNDS, NO_CALLSITES, parameter_seeds
 from .closedness import closed_functions
 from .localnames import local_names
@@ -240,8 +240,13 @@ class FlowWalker(StatementWalker):
         import).  Asked only where a function is walked, or the module stores dynamically."""
         if self._rebound is None:
             self._rebound = module_rebound(self.tree, self.globals_, ":=" in self.source,
-                                           dynamic=self.dynamic_stores)
+                                           dynamic=self.dynamic_stores, stars=self._star_rebinds)
         return self._rebound
+
+    def _star_rebinds(self, node: ast.ImportFrom) -> Optional[Dict[str, Optional[str]]]:
+        """What a star import of the module binds, for :attr:`rebound` (None: not known)."""
+        found = starimports.walker_stars(self, node)
+        return None if found is None else starimports.rebinds(found)
 
     @property
     def caught_functions(self) -> frozenset:
@@ -261,7 +266,7 @@ class FlowWalker(StatementWalker):
     def default_device(self) -> bool:
         """May the module set a default device?  Asked only when a fix is being made."""
         if self._default_device is None:
-            self._default_device = may_set_default_device(self.source, self.tree)
+            self._default_device = may_set_default_device(self.source, self.tree, self._star_rebinds)
         return self._default_device
 
     @property

@@ -16,6 +16,9 @@ from typing import Callable, Dict, Iterator, List, Optional, Set
 
 from .nodeindex import children, select, walk
 
+#: what a star import binds, where it is known (:func:`.starimports.rebinds`)
+Stars = Callable[[ast.ImportFrom], Optional[Dict[str, Optional[str]]]]
+
 
 def may_store_dynamically(source: str) -> bool:
     """Does the text call ``exec``/``eval``/``globals()``/``vars()`` or reach the module
@@ -108,9 +111,11 @@ def _target_names(t: ast.AST) -> Iterator[str]:
         yield from _target_names(t.value)
 
 
-def _bindings(tree: ast.AST, walrus: bool) -> Dict[str, List[Optional[str]]]:
+def _bindings(tree: ast.AST, walrus: bool, stars: Optional[Stars] = None) -> Dict[str, List[Optional[str]]]:
     """Each name the module scope binds -> one entry per binding: the module an import
-    binds it to, ``None`` for any other binding.  ``"*"``: a star import."""
+    binds it to, ``None`` for any other binding.  ``"*"``: a star import whose names
+    ``stars`` does not know (it gives, for a star import, each name it binds and the module
+    an import binds it to: :func:`.starimports.rebinds`)."""
     seen: Dict[str, List[Optional[str]]] = {}
     fallbacks = _optional_import_fallbacks(tree)
     for node in _statements(tree, walrus):
@@ -119,6 +124,11 @@ def _bindings(tree: ast.AST, walrus: bool) -> Dict[str, List[Optional[str]]]:
                 name = a.asname or a.name.split(".")[0]
                 seen.setdefault(name, []).append(a.name if a.asname else name)
         elif isinstance(node, ast.ImportFrom):
+            known = stars(node) if stars is not None and node.names[0].name == "*" else None
+            if known is not None:
+                for name, what in known.items():
+                    seen.setdefault(name, []).append(what)
+                continue
             for a in node.names:
                 what = None if node.level or a.name == "*" else f"{node.module}.{a.name}"
                 seen.setdefault(a.asname or a.name, []).append(what)
@@ -149,13 +159,13 @@ def _optional_import_fallbacks(tree: ast.AST) -> Set[int]:
 
 
 def module_rebound(tree: ast.AST, declared_global: frozenset, walrus: bool = True,
-                   dynamic: bool = False) -> frozenset:
+                   dynamic: bool = False, stars: Optional[Stars] = None) -> frozenset:
     """Module-level names a function cannot take at the value they had when it was
     defined: bound more than once (other than the same import again), declared
     ``global`` in a function, or any name at all when the module has a star import
-    (what it binds, and when, is not known here); with ``dynamic`` (``exec``,
+    whose names ``stars`` does not know (what it binds, and when, is not known); with ``dynamic`` (``exec``,
     ``globals()``...), every name the module binds other than by imports."""
-    seen = _bindings(tree, walrus)
+    seen = _bindings(tree, walrus, stars)
     if "*" in seen:
         return frozenset(seen) | declared_global
     return frozenset(n for n, whats in seen.items()
@@ -195,7 +205,10 @@ _DEVICE_SETTERS_RE = re.compile(r"default_device|default_tensor_type|set_default
                                 r"|DeviceContext|_device_constructors|\bTorchFunctionMode\b|__torch_function__")
 
 
-def may_set_default_device(source: str, tree: ast.AST) -> bool:
+_STAR_RE = re.compile(r"\bimport\s*\*")
+
+
+def may_set_default_device(source: str, tree: ast.AST, stars: Optional[Stars] = None) -> bool:
     """Can this module put a default device in force (``torch.set_default_device``,
     ``set_default_tensor_type``, a ``torch.device`` entered as a context manager under
     any alias, through ``__enter__`` or an ``ExitStack``, a torch function mode)?
@@ -203,15 +216,19 @@ def may_set_default_device(source: str, tree: ast.AST) -> bool:
     Read from the text and the ``with`` statements: a ``with`` item whose expression
     mentions ``device``, or a name or attribute the module binds from an expression that
     mentions it (``dev = torch.device``, ``from torch import device as D``,
-    ``self.cm = torch.device("meta")``), or a function of the module whose text does."""
+    ``self.cm = torch.device("meta")``), or a function of the module whose text does, or a
+    name a star import of the project binds (``stars``), other than by an import of no device."""
     if _DEVICE_SETTERS_RE.search(source):
         return True
-    if "device" not in source.lower() or "with" not in source:
+    if "with" not in source or "device" not in source.lower() and (stars is None or not _STAR_RE.search(source)):
         return False
-    devicey = set()
+    devicey: Set[str] = set()
     for node in select(tree, (ast.ImportFrom, ast.Assign, ast.AnnAssign, ast.NamedExpr,
                               ast.FunctionDef, ast.AsyncFunctionDef)):
         if isinstance(node, ast.ImportFrom):
+            known = stars(node) if stars is not None and node.names[0].name == "*" else None
+            if known is not None:  # any name it binds but an import of no device
+                devicey.update(n for n, what in known.items() if what is None or "device" in what.lower())
             for a in node.names:
                 if "device" in a.name.lower() or a.name == "*":
                     devicey.add(a.asname or a.name)

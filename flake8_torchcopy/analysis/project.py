@@ -350,3 +350,5 @@ def forget() -> None:
     release_trees()
     from .projectcallers import forget as forget_callers  # it imports this module
     forget_callers()
+    from .starimports import forget as forget_stars
+    forget_stars()

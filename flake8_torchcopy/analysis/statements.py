@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
 
-from . import listfill
+from . import listfill, starimports
 from .exprs import Evaluator
 from .loops import walk_loop
 from .narrowing import narrow, never_true, unmatched_subject
@@ -147,6 +147,10 @@ class StatementWalker(Evaluator):
         for a in s.names:
             name = a.asname or a.name
             if a.name == "*":  # may rebind any name, torch included
+                found = starimports.walker_stars(self, s) if self.in_module_body else None
+                if found is not None:  # a module of the project: the names it binds
+                    starimports.bind(self, found)
+                    continue
                 self.star_imported = True
                 self.env = {k: UNKNOWN_VALUE for k in self.env}
                 continue
