@@ -82,10 +82,9 @@ SITES = [
          "docstring says 'torch.tensor or list')"),
     Site("mehta-lab/waveorder waveorder/optics.py:370", "waveorder_optics.py", 1, "TRC101",
          "a parameter of a public function (as optics.py:321)"),
-    Site("materialyzeai/matgl src/matgl/layers/_basis.py:121", "matgl/layers/_basis.py", 0,
-         "TRC101",
-         "a module global of another module (matgl.utils.maths.SPHERICAL_BESSEL_ROOTS = "
-         "torch.tensor(...)) read inside a method; a same-module global is not read either"),
+    # a module global of another module (matgl.utils.maths.SPHERICAL_BESSEL_ROOTS =
+    # torch.tensor(...)) read inside a method (analysis/projectglobals.py)
+    Site("materialyzeai/matgl src/matgl/layers/_basis.py:121", "matgl/layers/_basis.py", 0, "TRC101"),
     Site("pyannote/pyannote-audio pyannote/audio/core/inference.py:354",
          "pyannote_inference.py", 0, "TRC101",
          "returns of another module's class (self.model.audio(file): pyannote.audio.core.io."

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ast
 from collections import Counter
-from typing import TYPE_CHECKING, Callable, Dict, List, Mapping, Optional, Sequence, cast
+from typing import TYPE_CHECKING, Callable, Dict, List, Mapping, Optional, Sequence, Set, cast
 
 from ..source import SourceIndex
 from . import datasets, literalrows, localdicts, locallists, numpyish, selfmethods
@@ -23,6 +23,7 @@ from . import tuples, yields
 from .binding import Binding
 from .narrowing import narrow
 from .project import imported_call
+from .projectglobals import imported_global
 from .callsites import NO_CALLSITES, CallSites
 from .returns import returns_tensor
 from .returnwalker import walked_returns
@@ -80,6 +81,8 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
         self.walrus: List[str] = []  # names `:=` bound, for scopes that restore the env
         self.path: Optional[str] = None  # the linted file: its imports of its own package are followed
         self.imported_from: Dict[int, tuple] = {}  # id(value) -> (value, level, module, name)
+        self.project_imports: Set[str] = set()  # names from imports that may be of the project
+        self.callee: Optional[ast.AST] = None  # the callee of the call being evaluated
         # `t.__class__ = MyT`, setattr(t, "__class__", ...), `torch.Tensor.clone = f`: any
         # tensor may be a subclass, or have methods that are not torch's
         self.retypes = may_retype(source)
@@ -156,6 +159,11 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
         if node.id in self.volatile:
             return UNKNOWN_VALUE  # a nested function (nonlocal) or any function (global) may rebind it
         v = self.lookup(node.id)
+        if node.id in self.project_imports and node is not self.callee and self.path is not None \
+                and not (node.id[:1].isupper() and not node.id.isupper()):  # (cost: no callee, no CamelCase)
+            read = imported_global(self, v)  # a tensor global of another module of the project
+            if read is not None:
+                return read
         if v.mutable and (v.elems or v.item is not None) and not locallists.list_reads_safe(self, node):
             return v.with_(elems=None, item=None)  # a list that code not followed may store into
         if v.mutable:  # a list inside it may be stored into through it (xs[0][0] = v)
@@ -324,6 +332,7 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
 
     # ------------------------------------------------------------------- calls
     def e_Call(self, node):
+        self.callee = node.func
         func = self.ev(node.func)
         args = [self.ev(a) for a in node.args]
         for k in node.keywords:

@@ -245,7 +245,7 @@ def imported_call(walker, node: ast.Call, func: Value) -> Optional[Value]:
     return None if cls is None else Value(UNKNOWN, nnmod="@" + cls)
 
 
-def _dotted(walker, callee: ast.AST, func: Value, base: Optional[Value]):
+def _dotted(walker, callee: Optional[ast.AST], func: Value, base: Optional[Value]):
     """(the project, the dotted name, whether it is reached through its packages'
     namespaces) of the callee ``callee`` (its value ``func``; ``base``: the value of the
     name before its last ``.attr``) where it names something of the linted file's own
@@ -352,3 +352,5 @@ def forget() -> None:
     forget_callers()
     from .starimports import forget as forget_stars
     forget_stars()
+    from .projectglobals import forget as forget_globals
+    forget_globals()

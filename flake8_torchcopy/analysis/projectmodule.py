@@ -52,6 +52,13 @@ class Module:
                 for a in node.names:
                     bound = a.asname or a.name.split(".")[0]
                     self.imports[bound] = a.name if a.asname else a.name.split(".")[0]
+        # name -> (first, last line) of the assignment of the top level binding it alone (.projectglobals)
+        self.top_assigns: Dict[str, Tuple[int, int]] = {}
+        for node in tree.body:
+            target = node.targets[0] if isinstance(node, ast.Assign) and len(node.targets) == 1 \
+                else node.target if isinstance(node, ast.AnnAssign) and node.value is not None else None
+            if isinstance(target, ast.Name):
+                self.top_assigns[target.id] = (node.lineno, node.end_lineno or node.lineno)
         # the functions worth deciding (the cheap tests, on the tree at hand): the others are no
         self.candidates: Set[str] = set()
         lines: Optional[List[str]] = None

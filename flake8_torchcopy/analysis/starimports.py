@@ -83,9 +83,11 @@ def bind(walker, exports: Exports) -> None:
             new = Value(qualname=binding[1])
             if binding[2] is not None:
                 walker.imported_from[id(new)] = (new, 0, binding[2][0], binding[2][1])  # for .project
+                walker.project_imports.add(name)
         else:
             new = Value(local_def=True)
             walker.imported_from[id(new)] = (new, 0, binding[1], binding[2])  # for .project
+            walker.project_imports.add(name)
         old = walker.env.get(name)
         if old is not None and (old.qualname is None or old.qualname != new.qualname):
             new = UNKNOWN_VALUE
@@ -141,7 +143,7 @@ def _module_exports(root: str, dotted: str, path: str, depth: int, seen: Set[str
                 top[a.asname or first] = ("import", a.name if a.asname else first, None)
         elif isinstance(stmt, ast.ImportFrom):
             if any(a.name == "*" for a in stmt.names):
-                base = _absolute(package, stmt.level, stmt.module)
+                base = absolute_from(package, stmt.level, stmt.module)
                 if base is None or base.split(".")[0] != dotted.split(".")[0]:
                     return None
                 found, read = _exports(root, base, depth - 1, seen)
@@ -205,7 +207,7 @@ def _all_of(source: str, tree: ast.Module):
     return False
 
 
-def _absolute(package: str, level: int, module: Optional[str]) -> Optional[str]:
+def absolute_from(package: str, level: int, module: Optional[str]) -> Optional[str]:
     """``from <level dots><module>`` seen from a module of ``package``."""
     if not level:
         return module

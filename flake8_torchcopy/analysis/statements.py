@@ -22,6 +22,9 @@ from .values import ANNOTATED, ASSERTED, NOT_VALUE, TENSOR, UNKNOWN, UNKNOWN_VAL
 FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]
 Deferred = Tuple[FunctionNode, Env, bool]  # a def walked later, the bindings it sees, in torch.jit?
 
+#: packages whose names are never a project's globals (.project leaves torch's to the library knowledge)
+_LIBRARIES = frozenset({"torch", "numpy", "math", "typing", "__future__", "collections", "os", "sys", "functools",
+                        "itertools", "dataclasses", "abc", "enum", "re", "warnings", "contextlib", "copy"})
 _JIT_DECORATORS = frozenset({"torch.jit.script", "torch.jit.script_method", "torch.jit.export"})
 
 # context managers that never swallow an exception (their __exit__ returns a false value)
@@ -157,9 +160,12 @@ class StatementWalker(Evaluator):
             if s.level:
                 v = self.env[name] = Value(local_def=True)
                 self.imported_from[id(v)] = (v, s.level, s.module, a.name)  # for .project
+                self.project_imports.add(name)
                 continue
             v = self.env[name] = Value(qualname=f"{s.module}.{a.name}")
             self.imported_from[id(v)] = (v, 0, s.module, a.name)  # for .project
+            if s.module.partition(".")[0] not in _LIBRARIES:
+                self.project_imports.add(name)  # a global of the project's may be read (.projectglobals)
 
     def s_FunctionDef(self, s):
         jit = self.in_jit
