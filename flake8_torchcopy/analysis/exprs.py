@@ -159,11 +159,8 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
         if node.id in self.volatile:
             return UNKNOWN_VALUE  # a nested function (nonlocal) or any function (global) may rebind it
         v = self.lookup(node.id)
-        if node.id in self.project_imports and node is not self.callee and self.path is not None \
-                and not (node.id[:1].isupper() and not node.id.isupper()):  # (cost: no callee, no CamelCase)
-            read = imported_global(self, v)  # a tensor global of another module of the project
-            if read is not None:
-                return read
+        if node.id in self.project_imports and (read := imported_global(self, node, v)) is not None:
+            return read  # a tensor global of another module of the project
         if v.mutable and (v.elems or v.item is not None) and not locallists.list_reads_safe(self, node):
             return v.with_(elems=None, item=None)  # a list that code not followed may store into
         if v.mutable:  # a list inside it may be stored into through it (xs[0][0] = v)

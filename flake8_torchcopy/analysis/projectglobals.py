@@ -35,15 +35,22 @@ from .returns import _is_tensor_expr, bound_once
 from .starimports import absolute_from
 from .values import OTHER_MODULE, TENSOR, Value
 
+#: packages whose names are never a project's globals (.project leaves torch's to the library knowledge)
+LIBRARIES = frozenset({"torch", "numpy", "math", "typing", "__future__", "collections", "os", "sys", "functools",
+                       "itertools", "dataclasses", "abc", "enum", "re", "warnings", "contextlib", "copy"})
 #: (path, version, name) -> is it a global bound once to a tensor there
 _DECIDED: Dict[Tuple[str, object, str], bool] = {}
 #: (root, module, name) -> (the answer, {path: version} of the files it read)
 _ANSWERS: Dict[Tuple[str, str, str], Tuple[bool, Dict[str, Optional[Version]]]] = {}
 
 
-def imported_global(walker, v: Value) -> Optional[Value]:
-    """What reading the name bound to ``v`` (an import's value) gives, where it is a
-    tensor global of another module of the project; else None.  Decided once per value."""
+def imported_global(walker, node: ast.Name, v: Value) -> Optional[Value]:
+    """What reading the name ``node`` bound to ``v`` (an import's value) gives, where it
+    is a tensor global of another module of the project; else None.  Decided once per
+    value; not asked of a callee or a CamelCase name (a class), nor without a path."""
+    name = node.id
+    if node is walker.callee or walker.path is None or name[:1].isupper() and not name.isupper():
+        return None
     known: Dict[int, Optional[Value]] = walker.__dict__.setdefault("_imported_globals", {})
     key = id(v)
     if key in known:
@@ -52,12 +59,11 @@ def imported_global(walker, v: Value) -> Optional[Value]:
     if origin is None or origin[0] is not v:
         return None  # not an import's value (kept alive by the walker, so its id is its own)
     out: Optional[Value] = None
-    if walker.path is not None:
-        from .project import _dotted  # it imports the walker's modules
-        found = _dotted(walker, None, v, None)
-        split = None if found is None else found[0]._split(found[1], found[2])
-        if split is not None and _cached_global(*split):
-            out = Value(TENSOR, caveat=OTHER_MODULE)
+    from .project import _dotted  # it imports the walker's modules
+    found = _dotted(walker, None, v, None)
+    split = None if found is None else found[0]._split(found[1], found[2])
+    if split is not None and _cached_global(*split):
+        out = Value(TENSOR, caveat=OTHER_MODULE)
     known[key] = out
     return out
 

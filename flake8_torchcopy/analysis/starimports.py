@@ -72,10 +72,14 @@ def walker_stars(walker, node: ast.ImportFrom) -> Optional[Exports]:
     return known[id(node)]
 
 
-def bind(walker, exports: Exports) -> None:
-    """Bind in the walker's environment what a star import binds.  A name the module
-    bound before to anything else is unknown: the other module, partly run (a cycle of
-    imports), may not have bound it yet, leaving the old value."""
+def bind(walker, node: ast.ImportFrom) -> bool:
+    """Bind in the walker's environment what the star import ``node`` binds, where that
+    is known (else False: nothing is bound).  A name the module bound before to anything
+    else is unknown: the other module, partly run (a cycle of imports), may not have bound
+    it yet, leaving the old value."""
+    exports = walker_stars(walker, node)
+    if exports is None:
+        return False
     for name, binding in exports.items():
         if binding is None:
             new = UNKNOWN_VALUE
@@ -94,6 +98,7 @@ def bind(walker, exports: Exports) -> None:
         walker.env[name] = new
     if not BUILTIN_NAMES.isdisjoint(exports):
         walker.star_imported = True  # it may shadow a builtin
+    return True
 
 
 def rebinds(exports: Exports) -> Dict[str, Optional[str]]:

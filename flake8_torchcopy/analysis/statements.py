@@ -17,14 +17,12 @@ from .exprs import Evaluator
 from .loops import walk_loop
 from .narrowing import narrow, never_true, unmatched_subject
 from .optional import optional_imports
+from .projectglobals import LIBRARIES
 from .values import ANNOTATED, ASSERTED, NOT_VALUE, TENSOR, UNKNOWN, UNKNOWN_VALUE, Env, Value, join
 
 FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]
 Deferred = Tuple[FunctionNode, Env, bool]  # a def walked later, the bindings it sees, in torch.jit?
 
-#: packages whose names are never a project's globals (.project leaves torch's to the library knowledge)
-_LIBRARIES = frozenset({"torch", "numpy", "math", "typing", "__future__", "collections", "os", "sys", "functools",
-                        "itertools", "dataclasses", "abc", "enum", "re", "warnings", "contextlib", "copy"})
 _JIT_DECORATORS = frozenset({"torch.jit.script", "torch.jit.script_method", "torch.jit.export"})
 
 # context managers that never swallow an exception (their __exit__ returns a false value)
@@ -150,21 +148,14 @@ class StatementWalker(Evaluator):
         for a in s.names:
             name = a.asname or a.name
             if a.name == "*":  # may rebind any name, torch included
-                found = starimports.walker_stars(self, s) if self.in_module_body else None
-                if found is not None:  # a module of the project: the names it binds
-                    starimports.bind(self, found)
+                if self.in_module_body and starimports.bind(self, s):  # a module of the project: what it binds
                     continue
                 self.star_imported = True
                 self.env = {k: UNKNOWN_VALUE for k in self.env}
                 continue
-            if s.level:
-                v = self.env[name] = Value(local_def=True)
-                self.imported_from[id(v)] = (v, s.level, s.module, a.name)  # for .project
-                self.project_imports.add(name)
-                continue
-            v = self.env[name] = Value(qualname=f"{s.module}.{a.name}")
-            self.imported_from[id(v)] = (v, 0, s.module, a.name)  # for .project
-            if s.module.partition(".")[0] not in _LIBRARIES:
+            v = self.env[name] = Value(local_def=True) if s.level else Value(qualname=f"{s.module}.{a.name}")
+            self.imported_from[id(v)] = (v, s.level, s.module, a.name)  # for .project
+            if s.level or s.module.partition(".")[0] not in LIBRARIES:
                 self.project_imports.add(name)  # a global of the project's may be read (.projectglobals)
 
     def s_FunctionDef(self, s):
