@@ -33,7 +33,7 @@ from .summaries import attribute_value
 from .symbolic import Mono, Sym
 from .elementwise import elementwise_layout, permuted_origin
 from .methodlayouts import const_int
-from .modulescan import holds_view, may_retype
+from .modulescan import builtin, holds_view, may_retype
 from .torchsem import TENSOR_TYPES, is_tensorish
 from .values import ANNOTATED, NOT, NOT_VALUE, SUBCLASS, TENSOR, UNKNOWN, UNKNOWN_VALUE, Env, Value, join
 from .visitor import NodeHook
@@ -392,8 +392,7 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
         if func.is_class:
             return NOT_VALUE
         if isinstance(node.func, ast.Name) and func is not None and not func.local_def \
-                and node.func.id not in self.env and node.func.id not in self.outer \
-                and not self.star_imported:
+                and builtin(self, node.func.id):
             name = node.func.id
             if name == "int" and len(args) == 1:
                 return self.rounded_call(node, ceil=False)

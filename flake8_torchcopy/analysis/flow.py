@@ -20,7 +20,7 @@ from .closedness import closed_functions
 from .localnames import local_names
 from .context import Context
 from .modulescan import (called_where_caught, may_replace_attribute, may_script, may_set_default_device,
-                         may_store_dynamically, module_rebound)
+                         may_store_dynamically, module_bindings, module_rebound)
 from .sink import NO_SINK, Sink
 from .statements import Deferred, FunctionNode, StatementWalker
 from .triggers import Word, WordsIn, alias_groups, found
@@ -240,7 +240,7 @@ class FlowWalker(StatementWalker):
         import).  Asked only where a function is walked, or the module stores dynamically."""
         if self._rebound is None:
             self._rebound = module_rebound(self.tree, self.globals_, ":=" in self.source,
-                                           dynamic=self.dynamic_stores, stars=self._star_rebinds)
+                                           dynamic=self.dynamic_stores, seen=module_bindings(self))
         return self._rebound
 
     def _star_rebinds(self, node: ast.ImportFrom) -> Optional[Dict[str, Optional[str]]]:

@@ -22,6 +22,7 @@ from typing import Dict, List, Optional, Tuple, cast
 
 from ..source import word_offsets
 from .locallists import uses_in_scope
+from .modulescan import builtin
 from .nodeindex import walk
 from .values import NOT, Value, join
 
@@ -30,7 +31,7 @@ _ACC = "_fill_stores"  # ev.__dict__: id(store target) -> what the loop being wa
 
 
 def _builtin(ev, name: str) -> bool:
-    return name not in ev.env and name not in ev.outer and not ev.star_imported
+    return builtin(ev, name)
 
 
 def _an_int(ev, node: ast.AST, names: bool = True) -> bool:

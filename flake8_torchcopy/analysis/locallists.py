@@ -13,6 +13,7 @@ import re
 from typing import Callable, Dict, List, Optional, Set, Tuple
 
 from ..source import word_offsets
+from .modulescan import builtin
 from .nodeindex import children, walk
 from .scopes import SCOPES, enclosing_scope
 from .torchapi import LEGACY_CONSTRUCTORS
@@ -279,8 +280,7 @@ def _list_read(ev, node: ast.Name, parent: ast.AST, parents) -> bool:
     if isinstance(parent, ast.Call) and node in parent.args:
         f = parent.func
         if isinstance(f, ast.Name) and f.id in _READING_BUILTINS:
-            return f.id not in ev.env and f.id not in ev.outer and not ev.star_imported \
-                and builtin_reads(parent, node)
+            return builtin(ev, f.id) and builtin_reads(parent, node)
         return ev.static_qualname(f) in _READING_CALLS
     return False
 
@@ -335,7 +335,7 @@ def _fresh_read(ev, node: ast.Name, parent: ast.AST, parents) -> bool:
         if node not in parent.args:
             return False
         if isinstance(f, ast.Name) and f.id == "len":
-            return "len" not in ev.env and "len" not in ev.outer and not ev.star_imported
+            return builtin(ev, "len")
         return ev.static_qualname(f) in _READING_CALLS
     if isinstance(parent, (ast.If, ast.While, ast.IfExp)):
         return parent.test is node
@@ -373,7 +373,7 @@ def _mapping_read(ev, node: ast.Name, parent: ast.AST, parents) -> bool:
         return parent.arg is None  # f(**m): a new dict
     if isinstance(parent, ast.Call) and node in parent.args and isinstance(parent.func, ast.Name) \
             and parent.func.id == "dict":
-        return "dict" not in ev.env and "dict" not in ev.outer and not ev.star_imported
+        return builtin(ev, "dict")
     if isinstance(parent, ast.Assign) or isinstance(parent, ast.Subscript) and not isinstance(parent.ctx, ast.Load):
         return False  # another name; m[k] = v (the walker follows stores into lists only)
     return _list_read(ev, node, parent, parents) and not isinstance(parent, ast.Attribute)

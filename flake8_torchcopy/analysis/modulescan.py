@@ -138,6 +138,33 @@ def _bindings(tree: ast.AST, walrus: bool, stars: Optional[Stars] = None) -> Dic
     return seen
 
 
+def module_bindings(ev) -> Dict[str, List[Optional[str]]]:
+    """:func:`_bindings` of the module walked by ``ev``, kept for the module."""
+    got = ev.__dict__.get("_module_bindings")
+    if got is None:
+        got = ev.__dict__["_module_bindings"] = _bindings(ev.tree, ":=" in ev.source,
+                                                          getattr(ev, "_star_rebinds", None))
+    return got
+
+
+_BUILTINS_STORE_RE = re.compile(r"\bbuiltins\s*\.\s*\w+\s*=(?!=)|setattr\(\s*builtins\b")
+
+
+def builtin(ev, name: str) -> bool:
+    """Is ``name``, read where ``ev`` is, certainly the builtin?  Not where a scope the walk
+    sees binds it (``env``, ``outer``), nor where the module may: a star import, a binding of
+    its own scope at any point (a ``def list`` below the function, which a call reads; a
+    ``global`` store), ``exec``/``globals()`` (:func:`may_store_dynamically`), a store into
+    ``builtins``."""
+    if name in ev.env or name in ev.outer or ev.star_imported:
+        return False
+    known = ev.__dict__.get("_builtins_free")
+    if known is None:
+        known = ev.__dict__["_builtins_free"] = not (
+            getattr(ev, "dynamic_stores", True) or "builtins" in ev.source and _BUILTINS_STORE_RE.search(ev.source))
+    return known and name not in module_bindings(ev) and name not in getattr(ev, "globals_", ())
+
+
 def _same_import(whats: List[Optional[str]]) -> bool:
     return whats[0] is not None and all(w == whats[0] for w in whats)
 
@@ -159,13 +186,16 @@ def _optional_import_fallbacks(tree: ast.AST) -> Set[int]:
 
 
 def module_rebound(tree: ast.AST, declared_global: frozenset, walrus: bool = True,
-                   dynamic: bool = False, stars: Optional[Stars] = None) -> frozenset:
+                   dynamic: bool = False, stars: Optional[Stars] = None,
+                   seen: Optional[Dict[str, List[Optional[str]]]] = None) -> frozenset:
     """Module-level names a function cannot take at the value they had when it was
     defined: bound more than once (other than the same import again), declared
     ``global`` in a function, or any name at all when the module has a star import
-    whose names ``stars`` does not know (what it binds, and when, is not known); with ``dynamic`` (``exec``,
-    ``globals()``...), every name the module binds other than by imports."""
-    seen = _bindings(tree, walrus, stars)
+    whose names ``stars`` does not know (what it binds, and when, is not known); with
+    ``dynamic`` (``exec``, ``globals()``...), every name the module binds other than by
+    imports.  ``seen``: :func:`module_bindings`' answer, where the caller has it."""
+    if seen is None:
+        seen = _bindings(tree, walrus, stars)
     if "*" in seen:
         return frozenset(seen) | declared_global
     return frozenset(n for n, whats in seen.items()
