@@ -399,6 +399,86 @@ CASES = {
             except ValueError:
                 return None
         """),
+    "view under except TypeError": ("TRC201", "safe", """
+        import torch
+        def f(x):
+            b, n, c = x.shape
+            y = x.transpose(1, 2)
+            try:
+                return y.view(b, -1)
+            except TypeError:
+                return None
+        """),
+    # --- TRC107: numpy raises a TypeError (bfloat16) or a RuntimeError (requires grad) a handler may rely on
+    "numpy round trip under except TypeError": ("TRC107", "unsafe", """
+        import torch
+        def f():
+            t = torch.ones(3, dtype=torch.bfloat16)
+            try:
+                return torch.tensor(t.numpy())
+            except TypeError:
+                return None
+        """),
+    "numpy round trip under except (ValueError, Exception)": ("TRC107", "unsafe", """
+        import torch
+        def f():
+            t = torch.ones(3)
+            try:
+                return torch.tensor(t.numpy())
+            except (ValueError, Exception):
+                return None
+        """),
+    "numpy round trip under except ValueError": ("TRC107", "safe", """
+        import torch
+        def f():
+            t = torch.ones(3)
+            try:
+                return torch.tensor(t.numpy())
+            except ValueError:
+                return None
+        """),
+    "numpy round trip in a function called under except TypeError": ("TRC107", "unsafe", """
+        import torch
+        def f():
+            t = torch.ones(3)
+            return torch.tensor(t.numpy())
+        def g():
+            try:
+                return f()
+            except TypeError:
+                return None
+        """),
+    # --- builtins the module shadows after the function (it reads them when called)
+    "range shadowed below the function": ("TRC101", "none", """
+        import torch
+        def f():
+            xs = [None] * 2
+            for i in range(len(xs)):
+                xs[i] = torch.ones(2)
+            return torch.tensor(xs[1])
+        def range(n):
+            return [0]
+        """),
+    "list shadowed by a global store": ("TRC101", "quiet", """
+        import torch
+        def f():
+            t = torch.ones(2)
+            return torch.tensor(list([t])[0])
+        def g():
+            global list
+            list = tuple
+        """),
+    "the builtins not shadowed": ("TRC101", "safe", """
+        import torch
+        def f():
+            t = torch.ones(2)
+            xs = [None] * 2
+            for i in range(len(xs)):
+                xs[i] = t
+            return torch.tensor(list(xs)[1])
+        def g(range):
+            return range
+        """),
     "view under contextlib.suppress": ("TRC201", "unsafe", """
         import contextlib
         import torch

@@ -11,6 +11,7 @@ import weakref
 from typing import Any, List, Optional, Sequence, Tuple, cast
 
 from . import foreignmethods, gradfree, gradmode, hostmade, listattrs, locallists, numpyish, tensorlists
+from .modulescan import CAUGHT_RUNTIME, CAUGHT_TYPE, called_where_caught, catches_type_error
 from .scopes import enclosing_scope
 from .symbolic import Mono
 from .torchapi import DTYPE_NAMES, LEGACY_CONSTRUCTORS
@@ -166,7 +167,23 @@ class Context:
         result would skip that handler.)  Also where the function being walked may be called
         inside such a ``try`` of the module (:func:`.modulescan.called_where_caught`)."""
         func = self._w.closure_func
-        return any(self._w.catching) or (func is not None and func.name in self._w.caught_functions)
+        return any(c & CAUGHT_RUNTIME for c in self._w.catching) \
+            or (func is not None and func.name in self._w.caught_functions)
+
+    @property
+    def numpy_error_may_be_handled(self) -> bool:
+        """:attr:`error_may_be_handled`, for a TypeError too: ``t.numpy()`` raises a RuntimeError
+        (requires grad, conjugate bit) or a TypeError (bfloat16, sparse), which a fix that
+        skips numpy would no longer raise."""
+        if self.error_may_be_handled or any(c & CAUGHT_TYPE for c in self._w.catching):
+            return True
+        func = self._w.closure_func
+        if func is None:
+            return False
+        caught = self._w.__dict__.get("_caught_type_errors")
+        if caught is None:
+            caught = self._w.__dict__["_caught_type_errors"] = called_where_caught(self._w.tree, catches_type_error)
+        return func.name in caught
 
     def may_replace_torch(self, name: str) -> bool:
         """May the module replace ``torch.<name>`` (an attribute store of that name,

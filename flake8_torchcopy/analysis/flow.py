@@ -176,7 +176,7 @@ class FlowWalker(StatementWalker):
         self.globals_, self.nonlocals = _declared(tree, source)
         self.dynamic_stores = may_store_dynamically(source)
         self._rebound: Optional[frozenset] = None
-        self.catching: List[bool] = []  # per enclosing try body / with: may a RuntimeError be handled?
+        self.catching: List[int] = []  # per enclosing try body / with: handled errors (modulescan.caught_bits)
         self._may_match: Dict[int, bool] = {}
         if self.word_groups:
             self.gate_classes()

@@ -140,22 +140,18 @@ def _bindings(tree: ast.AST, walrus: bool, stars: Optional[Stars] = None) -> Dic
 
 def module_bindings(ev) -> Dict[str, List[Optional[str]]]:
     """:func:`_bindings` of the module walked by ``ev``, kept for the module."""
-    got = ev.__dict__.get("_module_bindings")
-    if got is None:
-        got = ev.__dict__["_module_bindings"] = _bindings(ev.tree, ":=" in ev.source,
-                                                          getattr(ev, "_star_rebinds", None))
-    return got
+    if "_module_bindings" not in ev.__dict__:
+        ev.__dict__["_module_bindings"] = _bindings(ev.tree, ":=" in ev.source, getattr(ev, "_star_rebinds", None))
+    return ev.__dict__["_module_bindings"]
 
 
 _BUILTINS_STORE_RE = re.compile(r"\bbuiltins\s*\.\s*\w+\s*=(?!=)|setattr\(\s*builtins\b")
 
 
 def builtin(ev, name: str) -> bool:
-    """Is ``name``, read where ``ev`` is, certainly the builtin?  Not where a scope the walk
-    sees binds it (``env``, ``outer``), nor where the module may: a star import, a binding of
-    its own scope at any point (a ``def list`` below the function, which a call reads; a
-    ``global`` store), ``exec``/``globals()`` (:func:`may_store_dynamically`), a store into
-    ``builtins``."""
+    """Is ``name``, read where ``ev`` is, certainly the builtin?  Not where a scope the walk sees
+    binds it (``env``, ``outer``), nor where the module may: a star import, any binding of its own
+    scope (a ``def list`` below the function), ``exec``/``globals()``, a store into ``builtins``."""
     if name in ev.env or name in ev.outer or ev.star_imported:
         return False
     known = ev.__dict__.get("_builtins_free")
@@ -378,6 +374,34 @@ def may_script(source: str) -> bool:
 
 
 _TRIES = tuple({ast.Try, getattr(ast, "TryStar", ast.Try)})  # except* from Python 3.11
+
+
+CAUGHT_RUNTIME, CAUGHT_TYPE = 1, 2  # bits of what a try's handlers may catch (FlowWalker.catching)
+CAUGHT_ANY = CAUGHT_RUNTIME | CAUGHT_TYPE
+#: exception classes known to be no TypeError, no base of it
+_NOT_TYPE_ERRORS = frozenset("""RuntimeError NotImplementedError RecursionError ArithmeticError AssertionError
+    AttributeError BufferError EOFError ImportError IndexError KeyError LookupError MemoryError ModuleNotFoundError
+    NameError OSError OverflowError StopIteration StopAsyncIteration SyntaxError SystemError UnboundLocalError
+    UnicodeError UnicodeDecodeError UnicodeEncodeError ValueError ZeroDivisionError FileNotFoundError
+    PermissionError TimeoutError ConnectionError IOError KeyboardInterrupt SystemExit GeneratorExit""".split())
+
+
+def catches_type_error(h: ast.ExceptHandler) -> bool:
+    """May this handler catch a TypeError (a bare except, ``Exception``, ``TypeError``, a class
+    not known to be another)?  ``t.numpy()`` raises one for bfloat16, sparse, CUDA tensors."""
+    if h.type is None:
+        return True
+    for t in h.type.elts if isinstance(h.type, ast.Tuple) else [h.type]:
+        name = t.attr if isinstance(t, ast.Attribute) else t.id if isinstance(t, ast.Name) else None
+        if name is None or not (name in _NOT_TYPE_ERRORS or name.endswith("Warning")):
+            return True
+    return False
+
+
+def caught_bits(ev, handlers: List[ast.ExceptHandler]) -> int:
+    """What a try's ``handlers`` may catch: :data:`CAUGHT_RUNTIME` and/or :data:`CAUGHT_TYPE`."""
+    return (CAUGHT_RUNTIME if any(ev.catches_runtime_error(h) for h in handlers) else 0) \
+        | (CAUGHT_TYPE if any(catches_type_error(h) for h in handlers) else 0)
 
 
 def called_where_caught(tree: ast.AST, catches: Callable[[ast.ExceptHandler], bool]) -> frozenset:

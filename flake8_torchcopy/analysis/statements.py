@@ -15,6 +15,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
 from . import listfill, starimports
 from .exprs import Evaluator
 from .loops import walk_loop
+from .modulescan import CAUGHT_ANY, caught_bits
 from .narrowing import narrow, never_true, unmatched_subject
 from .optional import optional_imports
 from .projectglobals import LIBRARIES
@@ -60,7 +61,7 @@ class StatementWalker(Evaluator):
     # set by the module walk (:class:`~.flow.FlowWalker`)
     loops: List[Dict[str, List[Env]]]  # per enclosing loop: the states at its breaks, continues
     raised: List[Env]  # per enclosing `try` body: the states a handler may start from
-    catching: List[bool]  # per enclosing try body / with: may a RuntimeError be handled?
+    catching: List[int]  # per enclosing try body / with: may a RuntimeError (1), a TypeError (2) be handled?
     in_module_body: bool
     in_jit: bool  # inside a function torch.jit compiles
     deferred: List[Deferred]  # the defs met, their bodies walked after the scope's
@@ -269,7 +270,7 @@ class StatementWalker(Evaluator):
         # the manager may swallow an exception (contextlib.suppress): what follows may
         # start after any statement of the body
         self.raised.append(dict(self.env))
-        self.catching.append(True)
+        self.catching.append(CAUGHT_ANY)
         ended = self.block(s.body)
         self.catching.pop()
         states = self.raised.pop()
@@ -312,7 +313,7 @@ class StatementWalker(Evaluator):
     def s_Try(self, s):
         entry = dict(self.env)
         self.raised.append(entry)
-        self.catching.append(any(self.catches_runtime_error(h) for h in s.handlers))
+        self.catching.append(caught_bits(self, s.handlers))
         body_end = self.block(s.body)
         self.catching.pop()
         body_env = self.env

@@ -62,7 +62,9 @@ class RoundTrip(Rule):
         "also runs where `numpy()` raises) when `t` is a tensor by data flow whose every size "
         "is a known number of 1 or more (an empty tensor comes back through numpy with zero "
         "strides, `detach().clone()` keeps others) and, for "
-        "`torch.tensor`, the TRC101 conditions hold. Through `.tolist()`: unsafe, because the "
+        "`torch.tensor`, the TRC101 conditions hold; unsafe inside a `try` whose handler may catch "
+        "the RuntimeError or TypeError numpy raises (`except TypeError:` a bfloat16 fallback), or in "
+        "a function the module calls inside one. Through `.tolist()`: unsafe, because the "
         "dtype can change (the rewrite keeps t's dtype; the original may not). The alias form "
         "`torch.from_numpy(t.numpy())` → `t.detach()` is unsafe: under `torch.inference_mode()` "
         "the original returns an inference tensor and the rewrite a normal one."
@@ -134,7 +136,8 @@ class RoundTrip(Rule):
             return
         base, last, cpu, kind = got
         replacement = copy_expression(ctx, base, kw, device_default='"cpu"' if cpu else None)
-        safe = last == "numpy" and copy_fix_safety(ctx, base, kind) and _not_empty(ctx, base)
+        safe = last == "numpy" and copy_fix_safety(ctx, base, kind) and _not_empty(ctx, base) \
+            and not ctx.numpy_error_may_be_handled
         self.report(node, ctx, base, last, replacement, safe)
 
     def check_from_numpy(self, node: ast.Call, inner: ast.Call, ctx: Context, cloned: bool) -> None:
@@ -150,7 +153,8 @@ class RoundTrip(Rule):
         else:
             replacement = code(t, ".detach().cpu()" if cpu else ".detach()")
         # the alias form differs under inference_mode (inference tensor vs normal): unsafe
-        safe = cloned and kind == "tensor" and ctx.fix_caveat(base) is None and _not_empty(ctx, base)
+        safe = cloned and kind == "tensor" and ctx.fix_caveat(base) is None and _not_empty(ctx, base) \
+            and not ctx.numpy_error_may_be_handled
         self.report(node, ctx, base, last, replacement, safe, alias=not cloned)
 
     def report(self, node, ctx: Context, base, last, replacement, safe, alias=False) -> None:
