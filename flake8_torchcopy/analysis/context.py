@@ -7,6 +7,7 @@ summaries, library knowledge): it asks questions such as :meth:`Context.is_tenso
 from __future__ import annotations
 
 import ast
+import re
 import weakref
 from typing import Any, List, Optional, Sequence, Tuple, cast
 
@@ -17,6 +18,10 @@ from .symbolic import Mono
 from .torchapi import DTYPE_NAMES, LEGACY_CONSTRUCTORS
 from .values import ANNOTATED, NOT, TENSOR, UNKNOWN_VALUE, Value
 from .views import NOT_JUDGED, ViewJudgement, judge_view
+
+#: a torch function or dispatch mode the module may define or enter
+_MODES_RE = re.compile(r"Torch(?:Function|Dispatch)Mode|_python_dispatch|FakeTensorMode|FlopCounterMode|make_fx"
+                       r"|_push_mode|torch_function_mode")
 
 
 class Context:
@@ -57,7 +62,18 @@ class Context:
         v = self.value(node)
         if v.kind != TENSOR:
             return "it is not proven a tensor"
+        if v.caveat is None and self._runs_modes:
+            return "the module may run it under a torch function or dispatch mode (which sees each op)"
         return v.caveat
+
+    @property
+    def _runs_modes(self) -> bool:
+        """May the module enter a torch function or dispatch mode (a logging mode sees the ops a
+        fix reorders or replaces; a mode may change what each returns)?  Read from its text."""
+        known = self._w.__dict__.get("_runs_modes")
+        if known is None:
+            known = self._w.__dict__["_runs_modes"] = _MODES_RE.search(self._w.source) is not None
+        return known
 
     def is_not_tensor(self, node: ast.AST) -> bool:
         """The data flow proves something other than a tensor (a number, a list, None...)."""
