@@ -24,7 +24,7 @@ from .modulescan import (called_where_caught, may_replace_attribute, may_script,
 from .sink import NO_SINK, Sink
 from .statements import Deferred, FunctionNode, StatementWalker
 from .triggers import Word, WordsIn, alias_groups, found
-from .values import ANNOTATED, MODULE_GLOBAL, NOT_VALUE, TENSOR, UNKNOWN, Env, Value
+from .values import ANNOTATED, MODULE_GLOBAL, NOT_VALUE, TENSOR, UNKNOWN, UNKNOWN_VALUE, Env, Value
 from .visitor import Visitor
 
 Seeds = Dict[int, Dict[str, Value]]  # id(def) -> parameter -> its value on entry
@@ -397,6 +397,8 @@ class FlowWalker(StatementWalker):
             for k, v in tensors:
                 if k in (once or ()):
                     out[k] = Value(TENSOR, caveat=v.caveat)
+            for k in self.local_names(self.closure_func)[0]:  # bound later too: no builtin
+                out.setdefault(k, UNKNOWN_VALUE)
         return out
 
     def bound_once(self, func: FunctionNode) -> frozenset:
