@@ -62,18 +62,21 @@ class Context:
         v = self.value(node)
         if v.kind != TENSOR:
             return "it is not proven a tensor"
-        if v.caveat is None and self._runs_modes:
-            return "the module may run it under a torch function or dispatch mode (which sees each op)"
-        return v.caveat
+        return v.caveat or self._module_caveat
 
     @property
-    def _runs_modes(self) -> bool:
-        """May the module enter a torch function or dispatch mode (a logging mode sees the ops a
-        fix reorders or replaces; a mode may change what each returns)?  Read from its text."""
-        known = self._w.__dict__.get("_runs_modes")
-        if known is None:
-            known = self._w.__dict__["_runs_modes"] = _MODES_RE.search(self._w.source) is not None
-        return known
+    def _module_caveat(self) -> Optional[str]:
+        """Why no value of the module is certainly a plain tensor: the module may enter a torch
+        function or dispatch mode (a logging mode sees the ops a fix reorders or replaces; a
+        mode may change what each returns), or rebind its imports (``torch``) dynamically
+        (``globals()["torch"] = ...``, ``exec``, ``sys.modules``: the names stay resolved for
+        reports).  Read from its text, once."""
+        if "_module_caveat" not in self._w.__dict__:
+            self._w.__dict__["_module_caveat"] = \
+                "the module may run it under a torch function or dispatch mode" if _MODES_RE.search(self._w.source) \
+                else "the module may rebind its imports dynamically (exec, globals())" if self._w.dynamic_stores \
+                else None
+        return self._w.__dict__["_module_caveat"]
 
     def is_not_tensor(self, node: ast.AST) -> bool:
         """The data flow proves something other than a tensor (a number, a list, None...)."""

@@ -23,7 +23,7 @@ Stars = Callable[[ast.ImportFrom], Optional[Dict[str, Optional[str]]]]
 def may_store_dynamically(source: str) -> bool:
     """Does the text call ``exec``/``eval``/``globals()``/``vars()`` or reach the module
     through ``sys.modules``/``importlib``/``__import__``/``__builtins__``?"""
-    for w in ("sys.modules", "__builtins__", "importlib", "__import__"):
+    for w in ("sys.modules", "__builtins__", "importlib", "__import__", "__globals__"):
         if w in source:
             return True
     for w in ("exec", "eval", "globals", "vars"):
