@@ -448,6 +448,25 @@ CASES = {
             except TypeError:
                 return None
         """),
+    # --- TRC101: torch.tensor raises for an MKLDNN tensor, its rewrite does not
+    "torch.tensor under except RuntimeError": ("TRC101", "unsafe", """
+        import torch
+        def f():
+            t = torch.ones(2)
+            try:
+                return torch.tensor(t)
+            except RuntimeError:
+                return None
+        """),
+    "torch.tensor under except KeyError": ("TRC101", "safe", """
+        import torch
+        def f():
+            t = torch.ones(2)
+            try:
+                return torch.tensor(t)
+            except KeyError:
+                return None
+        """),
     # --- builtins the module shadows after the function (it reads them when called)
     "range shadowed below the function": ("TRC101", "none", """
         import torch

@@ -106,8 +106,11 @@ def replace_fix(ctx, node: ast.AST, replacement: Replacement, safe: bool, messag
 def copy_fix_safety(ctx, tensor: ast.AST, kind: str) -> bool:
     """A ``torch.tensor``-style copy fix is safe only on data-flow evidence that ``tensor``
     is a plain tensor on every path, outside TorchScript, in a module that sets no
-    default device and does not replace ``torch.tensor``."""
-    return kind == "tensor" and ctx.fix_caveat(tensor) is None and ctx.fix_blocker is None
+    default device and does not replace ``torch.tensor``, and not where a handler may catch
+    the RuntimeError the original raises for an MKLDNN tensor (``torch.tensor``), a sparse
+    compressed or conjugate-view receiver (``new_tensor``), which the rewrite does not."""
+    return kind == "tensor" and ctx.fix_caveat(tensor) is None and ctx.fix_blocker is None \
+        and not ctx.error_may_be_handled
 
 
 def plain_tensor(ctx, node: ast.AST) -> bool:

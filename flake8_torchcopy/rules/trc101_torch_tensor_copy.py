@@ -50,8 +50,11 @@ class TorchTensorCopy(Rule):
         "a function by a call: `torch.jit.script(f)`). Keywords "
         "keep their written order; a `requires_grad=` written before a keyword with side "
         "effects gets no fix. With `--trust-annotations`, a parameter annotated `torch.Tensor` "
-        "counts as a tensor and the fix is unsafe. `pin_memory=` has no one-call equivalent: "
-        "reported, not fixed."
+        "counts as a tensor and the fix is unsafe. Unsafe too where a handler may catch a "
+        "RuntimeError (`torch.tensor` of an MKLDNN tensor raises one, its rewrite copies), in a "
+        "module that may enter a torch function or dispatch mode (it sees other ops) or rebind "
+        "its imports dynamically (`globals()[\"torch\"] = ...`). `pin_memory=` has no one-call "
+        "equivalent: reported, not fixed."
     )
     triggers = (("tensor",),)  # also catches `from torch import tensor as T`
     function_triggers = ((CallWord("tensor(", {"tensor"}, data_only=True),),)  # not as_tensor(, is_tensor(

@@ -31,7 +31,9 @@ class NewTensorCopy(Rule):
     fix_safety = (
         "As TRC101: safe when `t` is a plain tensor by data flow (not only by an isinstance "
         "check, which a Tensor subclass passes), outside TorchScript and in a module that sets "
-        "no default device. `x.new_tensor` returns x's class and the fix reads x twice: unless "
+        "no default device (and not where a handler may catch the RuntimeError `new_tensor` "
+        "raises for a conjugate-view or sparse compressed x). `x.new_tensor` returns x's class "
+        "and the fix reads x twice: unless "
         "x and t are the same expression, x must also be a plain tensor held in a name; an "
         "attribute (it may be a property) or an unproven x gives an unsafe fix. An explicit "
         "`dtype=` or `device=` wins over x's. When x is not a plain name or attribute chain "
