@@ -12,7 +12,7 @@ import weakref
 from typing import Any, List, Optional, Sequence, Tuple, cast
 
 from . import foreignmethods, gradfree, gradmode, hostmade, listattrs, locallists, numpyish, tensorlists
-from .modulescan import CAUGHT_RUNTIME, CAUGHT_TYPE, called_where_caught, catches_type_error
+from .caught import CAUGHT_RUNTIME, CAUGHT_TYPE, called_where_caught, catches_type_error
 from .scopes import enclosing_scope
 from .symbolic import Mono
 from .torchapi import DTYPE_NAMES, LEGACY_CONSTRUCTORS
@@ -184,7 +184,7 @@ class Context:
         """Is the node inside a ``try`` body with a handler that may catch a RuntimeError,
         or a ``with`` whose manager may swallow it?  (A fix that turns an error into a
         result would skip that handler.)  Also where the function being walked may be called
-        inside such a ``try`` of the module (:func:`.modulescan.called_where_caught`)."""
+        inside such a ``try`` of the module (:func:`.caught.called_where_caught`)."""
         func = self._w.closure_func
         return any(c & CAUGHT_RUNTIME for c in self._w.catching) \
             or (func is not None and func.name in self._w.caught_functions)

@@ -19,7 +19,8 @@ from .callsites import BLOCK_FIELDS, MAX_ROUNDS, NO_CALLSITES, parameter_seeds
 from .closedness import closed_functions
 from .localnames import local_names
 from .context import Context
-from .modulescan import (called_where_caught, may_replace_attribute, may_script, may_set_default_device,
+from .caught import called_where_caught
+from .modulescan import (may_replace_attribute, may_script, may_set_default_device,
                          may_store_dynamically, module_bindings, module_rebound)
 from .sink import NO_SINK, Sink
 from .statements import Deferred, FunctionNode, StatementWalker
@@ -176,7 +177,7 @@ class FlowWalker(StatementWalker):
         self.globals_, self.nonlocals = _declared(tree, source)
         self.dynamic_stores = may_store_dynamically(source)
         self._rebound: Optional[frozenset] = None
-        self.catching: List[int] = []  # per enclosing try body / with: handled errors (modulescan.caught_bits)
+        self.catching: List[int] = []  # per enclosing try body / with: handled errors (caught.caught_bits)
         self._may_match: Dict[int, bool] = {}
         if self.word_groups:
             self.gate_classes()

@@ -13,9 +13,9 @@ import ast
 from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from . import listfill, starimports
+from .caught import CAUGHT_ANY, caught_bits
 from .exprs import Evaluator
 from .loops import walk_loop
-from .modulescan import CAUGHT_ANY, caught_bits
 from .narrowing import narrow, never_true, unmatched_subject
 from .optional import optional_imports
 from .projectglobals import LIBRARIES
