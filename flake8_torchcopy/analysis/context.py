@@ -171,6 +171,20 @@ class Context:
         statement; None for the first statement of a block."""
         return hostmade.statement_and_previous(self._w.tree, node)
 
+    def only_assignment(self, name: ast.Name) -> Optional[ast.expr]:
+        """The value ``v`` when the function reading ``name`` binds it by one statement, a
+        plain ``name = v`` of its own scope (not a parameter, not ``global``/``nonlocal``):
+        what every read of the name that does not raise holds.  None otherwise."""
+        scope = enclosing_scope(self._w.tree, name)
+        if not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+                or name.id not in self._w.bound_once(scope):
+            return None
+        for stmt in ast.walk(scope):
+            if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name.id for t in stmt.targets):
+                one = len(stmt.targets) == 1 and enclosing_scope(self._w.tree, stmt) is scope
+                return stmt.value if one else None
+        return None
+
     def _bound_qualname(self, node: ast.AST) -> Optional[str]:
         if isinstance(node, ast.Name):
             return self._w.lookup(node.id).qualname

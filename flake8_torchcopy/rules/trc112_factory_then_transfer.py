@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 import ast
-import re
 from typing import TYPE_CHECKING, Optional
 
 from ._common import LEGACY_CONSTRUCTOR_NAMES, call_with_keyword, keywords, short, text_fix
+from ._trc112_moves import DTYPES, move_target, on_the_host
 from .base import CalledThen, Example, Rule, calls_pattern
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -32,10 +32,6 @@ _HOST_VIEWS = frozenset({"view", "reshape", "unsqueeze", "squeeze", "flatten", "
                          "permute", "contiguous"})
 _CASTS = frozenset({"int", "long", "float", "double", "half", "bfloat16", "bool", "short", "byte",
                     "char"})
-_DTYPES = frozenset(f"torch.{n}" for n in """
-    float float32 float64 double float16 half bfloat16 int int8 int16 int32 int64 long short
-    uint8 bool complex64 complex128 cfloat cdouble""".split())
-
 
 class FactoryThenTransfer(Rule):
     code = "TRC112"
@@ -56,10 +52,12 @@ class FactoryThenTransfer(Rule):
         "(`zeros`, `ones`, `full`, `eye`, `tensor`; `arange` of int literals), of arguments "
         "that are literals or proven not tensors (an unknown size may be a "
         "`__torch_function__` object, which would see the `device=`), moved "
-        "by `.cuda()`, `.cuda(i)`, `.to(device=d)` (any `d`: the keyword says it is a device) "
+        "by `.cuda()`, `.cuda(i)`, `.cuda(device=i)`, `.to(device=d)` (any `d`: the keyword says it is a device) "
         "or `.to(d)` where `d` is a string literal "
         "or a `torch.device(...)` call, or `.to(x.device)` of a proven tensor `x` (unsafe when `x` "
-        "may be a subclass or a `__torch_function__` object, which may have a `.device` of its own); "
+        "may be a subclass or a `__torch_function__` object, which may have a `.device` of its own), "
+        "or `.to(d)` of a name `d` its function binds once, by `d = x.device` of a plain tensor, "
+        "`d = torch.device(...)` or `d = \"cuda:1\"` (bound to the host: not reported); "
         "a `.to(dtype)` of a torch dtype folds into `dtype=` "
         "only for `zeros`, `ones`, `eye` (`torch.full((3,), 0.1).to(torch.float64)` "
         "is 0.10000000149, `torch.full((3,), 0.1, dtype=torch.float64)` is 0.1), and is not "
@@ -70,8 +68,9 @@ class FactoryThenTransfer(Rule):
         "factories draw other numbers on another device, `empty` holds whatever memory held, "
         "and `.to(x)` of a name may be a "
         "device, a dtype or a tensor: reported without a fix; so is `.to(t)` of a proven tensor "
-        "(its device and dtype), unless the module shows `t` built on the host (a factory with "
-        "no `device=`, `.cpu()`), where `x.to(t)` may be `x` itself, and `.to(device, dtype)` "
+        "(its device and dtype; after `zeros`, `ones`, `eye` it folds into `device=t.device, "
+        "dtype=t.dtype`, safe for a plain tensor `t`), unless the module shows `t` built on the host "
+        "(a factory with no `device=`, `.cpu()`), where `x.to(t)` may be `x` itself, and `.to(device, dtype)` "
         "(two positional arguments; `.to(dtype, flag)`, `.to(t, flag)`, `.to(None, dtype)` are "
         "not reported). The legacy constructors (`torch.Tensor([...])`, `torch.LongTensor(n, m)`) "
         "of data or sizes are factories too, reported without a fix (`torch.Tensor` takes "
@@ -85,6 +84,13 @@ class FactoryThenTransfer(Rule):
         "`torch.device('meta')` `.to('cpu')` raises) or replace the factory (`torch.zeros = f`), and neither is a "
         "factory with `dtype=` followed by a `.to()` that may convert (`torch.arange(n, "
         "dtype=torch.int64).to(dtype)` computes exact integers, then casts on purpose). "
+        "`.to(device=d, dtype=t)` and `.to(d, dtype=t)` fold both into `zeros`, `ones`, `eye` (unsafe "
+        "unless `t` is a torch dtype written out: `.to()` on the host rejects dtypes the factory builds, "
+        "`torch.uint1`, and `eye` rejects some `.to()` takes, `torch.uint16`); after the other factories, "
+        "or a factory with `dtype=`, they are reported without a fix (pass `device=`, the conversion "
+        "stays). `non_blocking=` of a constant or a name is dropped: a fresh host tensor is pageable "
+        "memory, whose copy the host waits for, and a factory built on the device copies nothing. "
+        "Factories with `generator=` are not reported: they draw on the generator's device. "
         "Views and casts between the factory and the move are looked through when they keep "
         "the tensor dense (`view`, `reshape`, `unsqueeze`, `squeeze`, `flatten`, `t`, "
         "`transpose`, `permute`, `contiguous`, `.int()`-style casts): `.to()` keeps the strides "
@@ -155,6 +161,32 @@ class FactoryThenTransfer(Rule):
             verify=("torch.zeros(5).to(torch.float64)", "torch.zeros(5, dtype=torch.float64)"),
         ),
         Example(
+            code="import torch\ndef f(x):\n    return torch.zeros(2, 3).to(device=x.device, dtype=torch.float16)\n",
+            fixed="import torch\ndef f(x):\n    return torch.zeros(2, 3, device=x.device, dtype=torch.float16)\n",
+            verify=("torch.zeros(2, 3).to(device=x.device, dtype=torch.float16)",
+                    "torch.zeros(2, 3, device=x.device, dtype=torch.float16)"),
+            note="a device and a dtype: zeros are zeros in every dtype",
+        ),
+        Example(
+            code="import torch\ndef f():\n    y = torch.randn(3, device='cuda').half()\n"
+            "    return torch.ones(3).to(y)\n",
+            fixed="import torch\ndef f():\n    y = torch.randn(3, device='cuda').half()\n"
+            "    return torch.ones(3, device=y.device, dtype=y.dtype)\n",
+            verify=("torch.ones(3).to(y)", "torch.ones(3, device=y.device, dtype=y.dtype)"),
+            inputs={"y": "tensor:dtype=float16|float64|int32|bool"},
+            note="the device and dtype of a proven tensor",
+        ),
+        Example(
+            code="import torch\nr = torch.ones(8).cuda(non_blocking=True)\n",
+            fixed="import torch\nr = torch.ones(8, device=\"cuda\")\n",
+            note="a fresh host tensor is pageable: non_blocking= changes nothing, and nothing is copied now",
+        ),
+        Example(
+            code="import torch\ndef f(device, dim):\n"
+            "    return torch.arange(0, dim, 2, dtype=torch.int64).to(device=device, dtype=torch.float)\n",
+            note="computed in int64 on purpose, then converted: pass device= only; no fix",
+        ),
+        Example(
             code="import torch\ndef f(device):\n    return torch.zeros(3).to(device)\n",
             note="device may be a device, a dtype or a tensor: reported without a fix",
         ),
@@ -207,9 +239,9 @@ class FactoryThenTransfer(Rule):
         if name == "tensor" and any(isinstance(a, ast.Starred) for a in inner.args):
             return  # torch.tensor(*x): its data may be a tensor
         # (sizes unpacked into a factory, torch.eye(*x.shape): its other parameters are keywords)
-        if set(fkw) & {"device", "out", "pin_memory", "requires_grad"}:
-            return
-        what = self.target(node, tkw, ctx)
+        if set(fkw) & {"device", "out", "pin_memory", "requires_grad", "generator"}:
+            return  # (a generator draws on its own device: torch.rand(n, generator=g) on the host on purpose)
+        what = move_target(node, tkw, ctx)
         if what is None:
             return
         kind, value = what
@@ -219,17 +251,20 @@ class FactoryThenTransfer(Rule):
             return  # torch.DoubleTensor(d).to(torch.float64): its dtype is in its name
         if chain and kind == "dtype":
             return  # a dtype= on the factory is not a cast after a view, or after another cast
-        if kind == "device" and value is not None and _on_the_host(value) \
+        if kind == "device" and value is not None and on_the_host(value) \
                 and ctx.fix_blocker is None and not ctx.may_replace_torch(name):
             return  # .to("cpu") of a tensor built on the host is the tensor itself: no copy
         if kind == "dtype" and name in _SPACED:
             return  # points computed in the target dtype are others (an int linspace truncates)
         if kind == "dtype" and "dtype" not in fkw and value in ("torch.float", "torch.float32"):
             return  # float32 is the default: most likely a no-op
-        if kind != "device" and "dtype" in fkw:
+        if kind not in ("device", "both") and "dtype" in fkw:
             return  # arange(n, dtype=torch.int64).to(dtype): computed exactly, then cast on purpose
-        fixable = kind == "device" and name in _DEVICE_EXACT or kind == "dtype" and name in _DTYPE_EXACT \
-            and "dtype" not in fkw
+        if kind in ("both", "tensor") and "dtype" not in fkw and not chain:  # 0 and 1 in any dtype
+            fixable = name in _DTYPE_EXACT
+        else:
+            fixable = kind == "device" and name in _DEVICE_EXACT or kind == "dtype" and name in _DTYPE_EXACT \
+                and "dtype" not in fkw
         if name == "arange" and kind == "device":
             fixable = all(isinstance(a, ast.Constant) and type(a.value) is int for a in inner.args) \
                 and not fkw
@@ -238,10 +273,13 @@ class FactoryThenTransfer(Rule):
                   else ctx.text(node)[len(ctx.text(inner)):], 32)
         if through_name:
             f = f"{ctx.text(func.value)} = {f}; {ctx.text(func.value)}"
-        verb = "converts it" if kind == "dtype" else "moves it" if kind == "device" else "moves or converts it"
-        if kind in ("unknown", "tensor") or value is None or not fixable or legacy or through_name:
+        verb = {"dtype": "converts it", "device": "moves it", "both": "moves and converts it"}.get(
+            kind, "moves or converts it")
+        if kind == "unknown" or value is None or not fixable or legacy or through_name:
             caveat = " (a random factory then draws other numbers)" if name in _RANDOM and kind != "dtype" else ""
             advice = f"pass {kind + '=' if kind in ('device', 'dtype') else 'device=/dtype='} to torch.{name}"
+            if kind == "both" and not fixable:  # dtype= on the factory is another computation
+                advice = f"pass device= to torch.{name} (the conversion stays)"
             if legacy:  # torch.Tensor takes no dtype=, and device= only of the host (checked with torch)
                 advice = ("build it there: torch.tensor(data, dtype=..., device=...) or torch.empty(sizes, "
                           "dtype=..., device=...) (a legacy constructor's device= takes only the host)")
@@ -253,64 +291,29 @@ class FactoryThenTransfer(Rule):
         # built where it is used only if torch's factory is what runs, on the device named
         safe = ctx.fix_blocker is None and not ctx.may_replace_torch(name) \
             and all(_known_arg(a, ctx) for a in (inner.args[1:] if name == "tensor" else inner.args))
-        dev = node.args[0] if node.args else None
-        if isinstance(dev, ast.Attribute) and dev.attr == "device" and ctx.fix_caveat(dev.value) is not None:
-            safe = False  # x.device of what may be a subclass or a __torch_function__ object
-        dev = dev or (node.keywords[0].value if node.keywords else None)
-        if dev is not None and not _inert(dev, ctx):
+        tkw_values = {k.arg: k.value for k in node.keywords}
+        dev = node.args[0] if node.args else tkw_values.get("device", tkw_values.get("dtype"))
+        if kind == "tensor" and ctx.fix_caveat(node.args[0]) is not None or kind == "device" and node.args \
+                and isinstance(dev, ast.Attribute) and dev.attr == "device" and ctx.fix_caveat(dev.value) is not None:
+            safe = False  # t, x.device of what may be a subclass or a __torch_function__ object
+        if any(d is not None and not _inert(d, ctx) for d in (dev, tkw_values.get("dtype"))):
             safe = False  # now evaluated before the factory runs (and raises: torch.zeros(-1))
+        if kind == "both" and not (ctx.qualname(tkw_values["dtype"]) in DTYPES
+                                   or ctx.text(tkw_values["dtype"]) == "None"):
+            safe = False  # a dtype .to() rejects on the host may be one the factory builds (torch.uint1)
         if chain:  # the device is now read before the ops' arguments, and a cast of a float
             # out of an integer's range (nan, 1e10 to int) gives what the device's hardware gives
             safe = safe and all(_plain_arg(a) for c in chain for a in c.args) \
                 and not (any(c.func.attr in _CASTS for c in chain)
                          and name not in _DTYPE_EXACT)
-        new = call_with_keyword(ctx, inner, f"{kind}={value}") + ctx.source[ctx.end(inner):ctx.end(func.value)]
+        kwd = {"both": "device={}, dtype={}".format(*value) if kind == "both" else "",
+               "tensor": f"device={value}.device, dtype={value}.dtype"}.get(kind, f"{kind}={value}")
+        new = call_with_keyword(ctx, inner, kwd) + ctx.source[ctx.end(inner):ctx.end(func.value)]
         ctx.report(self.code, node,
                    f"use {short(new)} instead of {f}{t}: built where it is used, with no host copy",
-                   text_fix(ctx, node, new, safe, f"Pass {kind}= to torch.{name}"))
-
-    @staticmethod
-    def target(node: ast.Call, kw, ctx) -> Optional[tuple]:
-        """("device" | "dtype" | "unknown", the value's text) of a ``.to``/``.cuda``."""
-        if node.func.attr == "cuda":  # type: ignore[attr-defined]
-            if kw or len(node.args) > 1:
-                return None  # non_blocking=, memory_format=: a copy with options
-            if not node.args:
-                return "device", '"cuda"'
-            a = node.args[0]
-            if isinstance(a, ast.Constant) and type(a.value) is int:
-                return "device", f'"cuda:{a.value}"'
-            return "device", None  # .cuda(rank): a device, as an expression the fix won't move
-        if len(node.args) == 2 and not kw:
-            return _device_and_dtype(node.args[0], node.args[1], ctx)
-        if len(node.args) + len(kw) != 1:
-            return None
-        if kw:
-            k, v = next(iter(kw.items()))
-            if k not in ("device", "dtype"):
-                return None
-            a = v.value
-        else:
-            a = node.args[0]
-        if kw and k == "device":
-            return "device", ctx.text(a)  # .to(device=d) takes what a factory's device= takes
-        if isinstance(a, ast.Constant) and isinstance(a.value, str):
-            return "device", ctx.text(a)
-        if isinstance(a, ast.Call) and ctx.qualname(a.func) == "torch.device":
-            return "device", ctx.text(a)
-        if isinstance(a, ast.Attribute) and a.attr == "device" and not kw and ctx.is_tensor(a.value):
-            return "device", ctx.text(a)  # .to(x.device) of a tensor x: a device
-        if ctx.qualname(a) in _DTYPES and (not kw or k == "dtype"):
-            return "dtype", ctx.text(a)
-        if kw:  # .to(dtype=d): a dtype, maybe one the factory does not support
-            return "dtype", None
-        # .to(other) of a tensor: its dtype and device, a copy unless it is on the host in the
-        # default dtype (x.to(t) is x): what may have been built on the host is not reported
-        if ctx.may_be_host_made(a):
-            return None
-        if ctx.is_tensor(a):
-            return None if ctx.fix_blocker is not None else ("tensor", None)
-        return "unknown", None
+                   text_fix(ctx, node, new, safe,
+                            f"Pass {kind + '=' if kind in ('device', 'dtype') else 'device= and dtype='} "
+                            f"to torch.{name}"))
 
 
 def _through_host_ops(node: ast.AST) -> tuple:
@@ -328,17 +331,6 @@ def _through_host_ops(node: ast.AST) -> tuple:
     if not isinstance(node, ast.Call):
         return None, chain
     return node, chain[::-1]
-
-
-def _device_and_dtype(a: ast.AST, b: ast.AST, ctx) -> Optional[tuple]:
-    """``.to(a, b)``: ``to(device, dtype)``, or ``to(dtype, non_blocking)``,
-    ``to(other, non_blocking)`` (checked with torch): a move or a conversion unless both
-    are None (``.to(None, None)`` is the tensor itself) or ``b`` is a flag."""
-    if isinstance(b, ast.Constant) or isinstance(a, ast.Constant) and (a.value is None or _on_the_host(ctx.text(a))):
-        return None  # .to(x, True): non_blocking; .to(None, d), .to("cpu", d): a conversion
-    if ctx.qualname(a) in _DTYPES or ctx.is_tensor(a):
-        return None  # .to(torch.float64, flag), .to(t, flag): b is non_blocking
-    return "unknown", None
 
 
 def _may_be_tensor(a: ast.AST, ctx) -> bool:
@@ -408,11 +400,6 @@ def _inert(node: ast.AST, ctx) -> bool:
     if isinstance(node, ast.Attribute):
         return _inert(node.value, ctx)
     return isinstance(node, (ast.Constant, ast.Name))
-
-
-def _on_the_host(device_text: str) -> bool:
-    """``"cpu"``, ``'cpu:0'``, ``torch.device("cpu")``: where the factory builds anyway."""
-    return re.fullmatch(r"""(torch\.device\()?\s*["']cpu(:\d+)?["']\s*\)?""", device_text) is not None
 
 
 RULE = FactoryThenTransfer()

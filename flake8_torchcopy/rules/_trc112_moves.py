@@ -1,0 +1,111 @@
+"""TRC112: what a ``.to(...)``/``.cuda(...)`` after a factory asks for (a device, a dtype,
+both, another tensor's, or something a name does not tell), from its arguments alone."""
+from __future__ import annotations
+
+import ast
+import re
+from typing import Optional
+
+DTYPES = frozenset(f"torch.{n}" for n in """
+    float float32 float64 double float16 half bfloat16 int int8 int16 int32 int64 long short
+    uint8 bool complex64 complex128 cfloat cdouble""".split())
+
+
+def move_target(node: ast.Call, kw: dict, ctx) -> Optional[tuple]:
+    """(kind, value) of a ``.to``/``.cuda``: ``("device", text)``, ``("dtype", text)``,
+    ``("both", (device text, dtype text))``, ``("tensor", text of the tensor)`` or
+    ``("unknown", None)``; a value of None when the fix cannot use it; None when the call
+    is not a move or conversion the rule judges.  ``non_blocking=`` of a constant or a name
+    is dropped: a fresh host tensor is pageable memory, whose copy is not asynchronous for
+    the host, and a factory built on the device copies nothing."""
+    kw = dict(kw)
+    flag = kw.pop("non_blocking", None)
+    if flag is not None and not isinstance(flag.value, (ast.Constant, ast.Name)):
+        return None  # non_blocking=f(): the fix would drop a call
+    if node.func.attr == "cuda":  # type: ignore[attr-defined]
+        dev = kw.pop("device", None)
+        args = node.args + ([dev.value] if dev is not None else [])
+        if kw or len(args) > 1:
+            return None  # memory_format=: a copy with options
+        if not args:
+            return "device", '"cuda"'
+        a = args[0]
+        if isinstance(a, ast.Constant) and type(a.value) is int:
+            return "device", f'"cuda:{a.value}"'
+        return "device", None  # .cuda(rank): a device, as an expression the fix won't move
+    if len(node.args) == 2 and not kw:
+        return _device_and_dtype(node.args[0], node.args[1], ctx)
+    if set(kw) == {"device", "dtype"} and not node.args or set(kw) == {"dtype"} and len(node.args) == 1:
+        # .to(device=d, dtype=t), .to(d, dtype=t): with dtype= the first argument is a device
+        # (.to(tensor, dtype=t), .to(dtype, dtype=t) raise: checked with torch)
+        dev = node.args[0] if node.args else kw["device"].value
+        if isinstance(dev, ast.Constant) and dev.value is None or on_the_host(ctx.text(dev)):
+            return None  # .to(None, dtype=t), .to("cpu", dtype=t): a conversion on the host
+        return "both", (ctx.text(dev), ctx.text(kw["dtype"].value))
+    if len(node.args) + len(kw) != 1:
+        return None
+    if kw:
+        k, v = next(iter(kw.items()))
+        if k not in ("device", "dtype"):
+            return None
+        a = v.value
+    else:
+        a = node.args[0]
+    if kw and k == "device":
+        return "device", ctx.text(a)  # .to(device=d) takes what a factory's device= takes
+    if isinstance(a, ast.Constant) and isinstance(a.value, str):
+        return "device", ctx.text(a)
+    if isinstance(a, ast.Call) and ctx.qualname(a.func) == "torch.device":
+        return "device", ctx.text(a)
+    if isinstance(a, ast.Attribute) and a.attr == "device" and not kw and ctx.is_tensor(a.value):
+        return "device", ctx.text(a)  # .to(x.device) of a tensor x: a device
+    named = _named_device(a, ctx) if isinstance(a, ast.Name) and not kw else None
+    if named == "host" and ctx.fix_blocker is None:
+        return None  # device = torch.device("cpu"), then .to(device): the tensor itself
+    if named == "device":
+        return "device", ctx.text(a)  # device = x.device (its one binding), then .to(device)
+    if ctx.qualname(a) in DTYPES and (not kw or k == "dtype"):
+        return "dtype", ctx.text(a)
+    if kw:  # .to(dtype=d): a dtype, maybe one the factory does not support
+        return "dtype", None
+    # .to(other) of a tensor: its dtype and device, a copy unless it is on the host in the
+    # default dtype (x.to(t) is x): what may have been built on the host is not reported
+    if ctx.may_be_host_made(a):
+        return None
+    if ctx.is_tensor(a):
+        if ctx.fix_blocker is not None:
+            return None
+        return "tensor", ctx.text(a) if isinstance(a, (ast.Name, ast.Attribute)) else None
+    return "unknown", None
+
+
+def _named_device(name: ast.Name, ctx) -> Optional[str]:
+    """``"device"`` when ``name`` is bound once in its function, to ``x.device`` of a plain
+    tensor ``x`` or to ``torch.device(...)``; ``"host"`` when to ``"cpu"`` or
+    ``torch.device("cpu")``; None otherwise."""
+    v = ctx.only_assignment(name)
+    if v is None:
+        return None
+    if isinstance(v, ast.Constant) and isinstance(v.value, str) or \
+            isinstance(v, ast.Call) and ctx.qualname(v.func) == "torch.device":
+        return "host" if on_the_host(ctx.text(v)) else "device"  # .to("cuda:0"): a string is a device
+    if isinstance(v, ast.Attribute) and v.attr == "device" and ctx.fix_caveat(v.value) is None:
+        return "device"
+    return None
+
+
+def _device_and_dtype(a: ast.AST, b: ast.AST, ctx) -> Optional[tuple]:
+    """``.to(a, b)``: ``to(device, dtype)``, or ``to(dtype, non_blocking)``,
+    ``to(other, non_blocking)`` (checked with torch): a move or a conversion unless both
+    are None (``.to(None, None)`` is the tensor itself) or ``b`` is a flag."""
+    if isinstance(b, ast.Constant) or isinstance(a, ast.Constant) and (a.value is None or on_the_host(ctx.text(a))):
+        return None  # .to(x, True): non_blocking; .to(None, d), .to("cpu", d): a conversion
+    if ctx.qualname(a) in DTYPES or ctx.is_tensor(a):
+        return None  # .to(torch.float64, flag), .to(t, flag): b is non_blocking
+    return "unknown", None
+
+
+def on_the_host(device_text: str) -> bool:
+    """``"cpu"``, ``'cpu:0'``, ``torch.device("cpu")``: where the factory builds anyway."""
+    return re.fullmatch(r"""(torch\.device\()?\s*["']cpu(:\d+)?["']\s*\)?""", device_text) is not None
+
