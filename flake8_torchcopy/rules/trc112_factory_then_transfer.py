@@ -289,8 +289,7 @@ class FactoryThenTransfer(Rule):
                        f"{advice}{caveat}")
             return
         # built where it is used only if torch's factory is what runs, on the device named
-        safe = ctx.fix_blocker is None and not ctx.may_replace_torch(name) \
-            and all(_known_arg(a, ctx) for a in (inner.args[1:] if name == "tensor" else inner.args))
+        safe = all(_known_arg(a, ctx) for a in (inner.args[1:] if name == "tensor" else inner.args))
         tkw_values = {k.arg: k.value for k in node.keywords}
         dev = node.args[0] if node.args else tkw_values.get("device", tkw_values.get("dtype"))
         if kind == "tensor" and ctx.fix_caveat(node.args[0]) is not None or kind == "device" and node.args \
@@ -306,6 +305,8 @@ class FactoryThenTransfer(Rule):
             safe = safe and all(_plain_arg(a) for c in chain for a in c.args) \
                 and not (any(c.func.attr in _CASTS for c in chain)
                          and name not in _DTYPE_EXACT)
+        # last: these scan the whole module the first time (2 s on a 25,000-line file)
+        safe = safe and ctx.fix_blocker is None and not ctx.may_replace_torch(name)
         kwd = {"both": "device={}, dtype={}".format(*value) if kind == "both" else "",
                "tensor": f"device={value}.device, dtype={value}.dtype"}.get(kind, f"{kind}={value}")
         new = call_with_keyword(ctx, inner, kwd) + ctx.source[ctx.end(inner):ctx.end(func.value)]
