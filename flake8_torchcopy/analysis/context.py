@@ -62,10 +62,10 @@ class Context:
         v = self.value(node)
         if v.kind != TENSOR:
             return "it is not proven a tensor"
-        return v.caveat or self._module_caveat
+        return v.caveat or self.module_caveat
 
     @property
-    def _module_caveat(self) -> Optional[str]:
+    def module_caveat(self) -> Optional[str]:
         """Why no value of the module is certainly a plain tensor: the module may enter a torch
         function or dispatch mode (a logging mode sees the ops a fix reorders or replaces; a
         mode may change what each returns), or rebind its imports (``torch``) dynamically

@@ -306,7 +306,8 @@ class FactoryThenTransfer(Rule):
                 and not (any(c.func.attr in _CASTS for c in chain)
                          and name not in _DTYPE_EXACT)
         # last: these scan the whole module the first time (2 s on a 25,000-line file)
-        safe = safe and ctx.fix_blocker is None and not ctx.may_replace_torch(name)
+        # (and a mode of the module would see no `to`: ctx.module_caveat)
+        safe = safe and ctx.module_caveat is None and ctx.fix_blocker is None and not ctx.may_replace_torch(name)
         kwd = {"both": "device={}, dtype={}".format(*value) if kind == "both" else "",
                "tensor": f"device={value}.device, dtype={value}.dtype"}.get(kind, f"{kind}={value}")
         new = call_with_keyword(ctx, inner, kwd) + ctx.source[ctx.end(inner):ctx.end(func.value)]
