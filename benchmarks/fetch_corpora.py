@@ -16,7 +16,8 @@ Two groups, both fetched by default:
   denoising-diffusion-pytorch, pytorch-forecasting, torchgeo, pyro-ppl,
   asteroid, e3nn, pytorch-tabnet, torchani, braindecode, tianshou,
   avalanche-lib, vit-pytorch, lightning-bolts, pykan, rl-games, torchdyn,
-  torchrl),
+  torchrl, opacus, pfrl, transformer-lens, trl, flair, k-diffusion, mmengine,
+  pytorch-tabular),
   labelled in ``benchmarks/labels.csv`` like the first group
   (docs/evaluation.md, "Research-style code").
 
@@ -79,6 +80,14 @@ RESEARCH_PACKAGES: Dict[str, str] = {
     "rl_games": "rl-games==1.6.5",
     "torchdyn": "torchdyn==1.0.6",
     "torchrl": "torchrl==0.14.1",
+    "opacus": "opacus==1.6.0",
+    "pfrl": "pfrl==0.1.0",
+    "transformer_lens": "transformer-lens==4.3.0",
+    "trl": "trl==1.16.0",
+    "flair": "flair==0.15.1",
+    "k_diffusion": "k-diffusion==0.1.1.post1",
+    "mmengine": "mmengine==0.10.7",
+    "pytorch_tabular": "pytorch-tabular==1.2.0",
 }
 TORCH_VERSION = "2.13.0"
 ALL_CORPORA = ["torch"] + list(PACKAGES)
