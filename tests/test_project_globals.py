@@ -8,10 +8,10 @@ look-alike breaks one condition and must stay quiet; each report is checked at r
 """
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
+from project_tree import write_tree
 
 from flake8_torchcopy import lint_source
 
@@ -21,12 +21,7 @@ IN_METHOD = "class C:\n    def f(self, i):\n        return torch.tensor(ROOTS[i]
 
 
 def write(root: Path, files: dict) -> Path:
-    base = {"app/__init__.py": "", "app/sub/__init__.py": "", "app/consts.py": CONSTS}
-    base.update(files)
-    for name, text in base.items():
-        p = root / name
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(textwrap.dedent(text).lstrip("\n"))
+    write_tree(root, {"app/__init__.py": "", "app/sub/__init__.py": "", "app/consts.py": CONSTS, **files})
     return root / "app" / "sub" / "user.py"
 
 

@@ -10,10 +10,10 @@ condition and must leave the names unknown (no report); each report is checked a
 """
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
+from project_tree import write_tree
 
 from flake8_torchcopy import lint_source
 
@@ -30,12 +30,7 @@ LOCAL = "x = torch.zeros(3)\nt = torch.tensor(x)\n"  # torch is the user's own i
 
 
 def write(root: Path, files: dict) -> Path:
-    base = {"app/__init__.py": "", "app/sub/__init__.py": "", "app/helpers.py": HELPERS}
-    base.update(files)
-    for name, text in base.items():
-        p = root / name
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(textwrap.dedent(text).lstrip("\n"))
+    write_tree(root, {"app/__init__.py": "", "app/sub/__init__.py": "", "app/helpers.py": HELPERS, **files})
     return root / "app" / "sub" / "user.py"
 
 
