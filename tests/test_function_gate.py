@@ -147,6 +147,7 @@ def test_an_alias_stands_for_the_words_it_may_hide():
     ("p = p.to(d)", True), ("p=p .to (d)", True), ("p = (p.to(d))", True),
     ("(torch.zeros(3)\n  .to(d))", True), ("p = p\\\n  .to(d)", True),
     ("torch.zeros(')').to(d)", True),  # a quote: not plain text, counted
+    ("torch.zeros(6) . view(2, 3).cuda()", True), ("(torch.zeros(6).\n view(2, 3).cuda())", True),
     ("z = torch.zeros\nz(3).to(d)", True),  # a local alias: any callee counts
     ("x.to(d)", False), ("x.float().cuda()", False), ("model(x).to(d)", False),
     ("torch.zeros(3)[0].to(d)", False), ("(a + b).to(d)", False),

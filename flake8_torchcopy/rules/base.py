@@ -153,8 +153,13 @@ def _called_before(text: str, dot: int, made: FrozenSet[str], ops: FrozenSet[str
             return False  # (a + b).to(), f(x)(y).to(): no call of a name
         if callee in made:
             return True
-        if callee in ops and i >= 0 and text[i] == ".":
-            return _called_before(text, i, made, ops, itself)
+        if callee in ops:
+            while i >= 0 and text[i] in " \t\f":
+                i -= 1
+            if i >= 0 and text[i] in "\n\r\\":
+                return True
+            if i >= 0 and text[i] == ".":
+                return _called_before(text, i, made, ops, itself)
         return None
     if not itself:
         return False
