@@ -388,7 +388,7 @@ class FlowWalker(StatementWalker):
                 out.pop(k, None)
         if self.in_module_body:  # rebound later, or by a star import: unknown when called
             if not self.loops:  # a global bound once to a tensor: what a call reads (or NameError)
-                out.update((k, Value(TENSOR, caveat=v.caveat or MODULE_GLOBAL))
+                out.update((k, Value(TENSOR, caveat=v.caveat or MODULE_GLOBAL, permuted_by=v.permuted_by))
                            for k, v in self.env.items() if v.kind == TENSOR)
             for k in self.rebound:
                 out.pop(k, None)
@@ -397,7 +397,7 @@ class FlowWalker(StatementWalker):
             tensors = [] if self.loops else [(k, v) for k, v in self.env.items() if v.kind == TENSOR]
             for k, v in tensors:
                 if k in (once or ()):
-                    out[k] = Value(TENSOR, caveat=v.caveat)
+                    out[k] = Value(TENSOR, caveat=v.caveat, permuted_by=v.permuted_by)  # never taken for contiguous
             for k in self.local_names(self.closure_func)[0]:  # bound later too: no builtin
                 out.setdefault(k, UNKNOWN_VALUE)
         return out

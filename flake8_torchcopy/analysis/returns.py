@@ -162,10 +162,21 @@ def own_nodes(func: ast.AST):
             stack.extend(children(node))
 
 
+#: tensor methods that keep a contiguous tensor contiguous (casts, moves, copies, views that
+#: only split, merge, add or drop dims, in-place fills): what a chain of them returns may be
+#: taken for a fresh tensor; after any other (``.t()``, ``.expand(...)``) its layout is not known
+_LAYOUT_KEPT = frozenset("""float double half bfloat16 int long short bool byte char cfloat cdouble
+    to cuda cpu type pin_memory contiguous clone detach detach_ requires_grad_ view reshape flatten
+    unsqueeze squeeze zero_ fill_ normal_ uniform_ random_ bernoulli_ exponential_ add_ sub_ mul_
+    div_ clamp_ copy_""".split())
+
+
 def _is_tensor_expr(node: Optional[ast.AST], qualname: Qualname) -> bool:
-    """``torch.<tensor function>(...)``, possibly followed by tensor methods (``.float()``)."""
+    """``torch.<tensor function>(...)``, possibly followed by tensor methods that keep its
+    layout (``.float()``; not ``.t()``: a reader would take the result for contiguous)."""
     while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
-            and node.func.attr in TENSOR_METHODS and qualname(node.func) is None:
+            and node.func.attr in TENSOR_METHODS and node.func.attr in _LAYOUT_KEPT \
+            and qualname(node.func) is None:
         node = node.func.value
     return isinstance(node, ast.Call) and qualname(node.func) in TENSOR_CONSTRUCTORS
 

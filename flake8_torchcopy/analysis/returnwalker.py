@@ -144,10 +144,12 @@ def walked_returns(ev, func: ast.AST) -> Optional[Value]:
         if shape is None:
             return None
         rows = [v.elems for v in values or [] if v is not None and v.elems is not None]
-        return tuple_value(shape, [next((r[i].caveat for r in rows if r[i].caveat), None) for i in range(n)])
+        return tuple_value(shape, [next((r[i].caveat for r in rows if r[i].caveat), None) for i in range(n)],
+                           [next((r[i].permuted_by for r in rows if r[i].permuted_by), None) for i in range(n)])
     if not values or any(v is None or v.kind != TENSOR for v in values):
         return None
-    return Value(TENSOR, caveat=next((v.caveat for v in values if v.caveat), None))
+    return Value(TENSOR, caveat=next((v.caveat for v in values if v.caveat), None),
+                 permuted_by=next((v.permuted_by for v in values if v.permuted_by), None))  # never contiguous
 
 
 def tuple_length(func: ast.AST) -> Optional[int]:
@@ -175,10 +177,13 @@ def tuple_shape(values: List[Optional[Value]], n: int) -> Optional[Tuple[bool, .
     return shape if any(shape) else None
 
 
-def tuple_value(shape: Tuple[bool, ...], caveats: List[Optional[str]]) -> Value:
+def tuple_value(shape: Tuple[bool, ...], caveats: List[Optional[str]],
+                permuted: Optional[List[Optional[str]]] = None) -> Value:
     """A call's value where its function returns a tuple of ``shape``: a tensor (with its
-    caveat) at each True position, unknown at the others."""
-    elems = tuple(Value(TENSOR, caveat=c) if t else UNKNOWN_VALUE for t, c in zip(shape, caveats))
+    caveat, and marked permuted where it was) at each True position, unknown at the others."""
+    marks = permuted or [None] * len(shape)
+    elems = tuple(Value(TENSOR, caveat=c, permuted_by=m) if t else UNKNOWN_VALUE
+                  for t, c, m in zip(shape, caveats, marks))
     item = Value(TENSOR, caveat=next((c for c in caveats if c), None)) if all(shape) else None
     return Value(NOT, elems=elems, item=item)
 
