@@ -12,7 +12,7 @@ import weakref
 from typing import Any, List, Optional, Sequence, Tuple, cast
 
 from . import foreignmethods, gradfree, gradmode, hostmade, listattrs, locallists, numpyish, tensorlists
-from .caught import CAUGHT_RUNTIME, CAUGHT_TYPE, called_where_caught, catches_type_error
+from .caught import CAUGHT_RUNTIME, CAUGHT_TYPE
 from .scopes import enclosing_scope
 from .symbolic import Mono
 from .torchapi import DTYPE_NAMES, LEGACY_CONSTRUCTORS
@@ -201,7 +201,7 @@ class Context:
         inside such a ``try`` of the module (:func:`.caught.called_where_caught`)."""
         func = self._w.closure_func
         return any(c & CAUGHT_RUNTIME for c in self._w.catching) \
-            or (func is not None and func.name in self._w.caught_functions)
+            or (func is not None and func.name in self._w.functions_caught())
 
     @property
     def numpy_error_may_be_handled(self) -> bool:
@@ -211,12 +211,7 @@ class Context:
         if self.error_may_be_handled or any(c & CAUGHT_TYPE for c in self._w.catching):
             return True
         func = self._w.closure_func
-        if func is None:
-            return False
-        caught = self._w.__dict__.get("_caught_type_errors")
-        if caught is None:
-            caught = self._w.__dict__["_caught_type_errors"] = called_where_caught(self._w.tree, catches_type_error)
-        return func.name in caught
+        return func is not None and func.name in self._w.functions_caught(type_error=True)
 
     def may_replace_torch(self, name: str) -> bool:
         """May the module replace ``torch.<name>`` (an attribute store of that name,

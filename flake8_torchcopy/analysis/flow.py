@@ -19,7 +19,7 @@ from .callsites import BLOCK_FIELDS, MAX_ROUNDS, NO_CALLSITES, parameter_seeds
 from .closedness import closed_functions
 from .localnames import local_names
 from .context import Context
-from .caught import called_where_caught
+from .caught import called_where_caught, catches_type_error
 from .modulescan import (may_replace_attribute, may_script, may_set_default_device,
                          may_store_dynamically, module_bindings, module_rebound)
 from .sink import NO_SINK, Sink
@@ -167,7 +167,7 @@ class FlowWalker(StatementWalker):
         self.method_class: Dict[int, ast.ClassDef] = {}
         self.in_module_body = False
         self._default_device: Optional[bool] = None
-        self._caught: Optional[frozenset] = None
+        self._caught: Dict[bool, frozenset] = {}  # (type errors?) -> functions_caught
         self._scripts: Optional[bool] = None
         self._replaced: Dict[str, bool] = {}
         self._stmt_handlers: Dict[type, Optional[Callable]] = {}
@@ -249,12 +249,12 @@ class FlowWalker(StatementWalker):
         found = starimports.walker_stars(self, node)
         return None if found is None else starimports.rebinds(found)
 
-    @property
-    def caught_functions(self) -> frozenset:
-        """Functions of the module that may run inside a try that may catch a RuntimeError."""
-        if self._caught is None:
-            self._caught = called_where_caught(self.tree, self.catches_runtime_error)
-        return self._caught
+    def functions_caught(self, type_error: bool = False) -> frozenset:
+        """Functions of the module that may run in a try that may catch a RuntimeError (a TypeError)."""
+        if type_error not in self._caught:
+            self._caught[type_error] = called_where_caught(
+                self.tree, catches_type_error if type_error else self.catches_runtime_error)
+        return self._caught[type_error]
 
     @property
     def scripts(self) -> bool:

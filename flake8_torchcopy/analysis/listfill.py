@@ -30,10 +30,6 @@ _UNFILLED = "_unfilled_lists"  # ev.__dict__: serial of a repeated list -> (its 
 _ACC = "_fill_stores"  # ev.__dict__: id(store target) -> what the loop being walked stored there
 
 
-def _builtin(ev, name: str) -> bool:
-    return builtin(ev, name)
-
-
 def _an_int(ev, node: ast.AST, names: bool = True) -> bool:
     """Is ``node`` certainly an int (so ``[c] * node`` is a list, not what an ``__rmul__``
     makes): an int literal, ``len(...)``, a size, or a local name every binding of which is
@@ -42,7 +38,7 @@ def _an_int(ev, node: ast.AST, names: bool = True) -> bool:
         return type(node.value) is int
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len" \
             and len(node.args) == 1 and not node.keywords:
-        return _builtin(ev, "len")
+        return builtin(ev, "len")
     v = ev.cache.get(id(node))
     if v is not None and v.kind == NOT and v.mono is not None and v.array is None:
         return True
@@ -80,7 +76,7 @@ def comprehended(ev, node: ast.ListComp, elt: Optional[Value]) -> Optional[Value
     it = gen.iter
     if gen.ifs or gen.is_async or not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name)
                                        and it.func.id == "range" and len(it.args) == 1
-                                       and not it.keywords and _builtin(ev, "range")):
+                                       and not it.keywords and builtin(ev, "range")):
         return None
     stmt = getattr(ev, "current_stmt", None)
     return _record(ev, isinstance(stmt, ast.Assign) and stmt.value is node, elt, it.args[0])
@@ -149,7 +145,7 @@ def fill_target(ev, s: ast.AST) -> Optional[Tuple[str, ast.Subscript]]:
         return None
     it = s.iter
     if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range"
-            and len(it.args) == 1 and not it.keywords and _builtin(ev, "range")):
+            and len(it.args) == 1 and not it.keywords and builtin(ev, "range")):
         return None
     arg = it.args[0]
     i = s.target.id
@@ -182,7 +178,7 @@ def _fills(ev, s: ast.For, xs: str, arg: ast.AST) -> bool:
         return False
     if isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name) and arg.func.id == "len" \
             and len(arg.args) == 1 and not arg.keywords and isinstance(arg.args[0], ast.Name):
-        return arg.args[0].id == xs and _builtin(ev, "len")
+        return arg.args[0].id == xs and builtin(ev, "len")
     made = (ev.__dict__.get(_UNFILLED) or {}).get(cur.serial)
     if made is None or not isinstance(arg, ast.Name) or made[1] != arg.id or arg.id in ev.volatile:
         return False

@@ -41,7 +41,7 @@ from typing import Dict, Optional, Set, Tuple
 
 from . import projectdisk
 from .projectdecide import CUTS, MAX_DEPTH, read, tensor_def
-from .projectdisk import Version, file_of, package_of, stat_key, version
+from .projectdisk import Version, absolute_from, file_of, package_of, stat_key, version
 from .projectmodule import module_of, release_trees
 from .projecttext import def_says_no, dynamic, may_bind, may_bind_class, may_rebind
 from .returns import bound_once
@@ -66,15 +66,7 @@ class Project:
         """The dotted name ``from <level dots><module> import ...`` refers to from this file."""
         if not level:
             return module
-        if self.package is None:
-            return None
-        parts = self.package.split(".")
-        # in a package's __init__, one dot is the package itself; in a module, its package
-        drop = level - 1
-        if drop >= len(parts):
-            return None
-        base = parts[:len(parts) - drop]
-        return ".".join(base + (module.split(".") if module else []))
+        return None if self.package is None else absolute_from(self.package, level, module)
 
     def returns_tensor(self, dotted: str, through: bool = True) -> Shape:
         """Is ``dotted`` (``toppkg.mod.f``) a function of this project whose every call

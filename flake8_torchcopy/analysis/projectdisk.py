@@ -6,7 +6,7 @@ per path, the version last read (:class:`FileVersion`): its text, what the quick
 found in it (:mod:`.projecttext`) and the module parsed from it (:mod:`.projectmodule`),
 each filled in when first needed; a new version replaces all of it at once.  Where the
 packages and module files are (:func:`package_of`, :func:`file_of`) is remembered for the
-life of the process.
+life of the process; :func:`absolute_from` names the module a relative import reads.
 """
 from __future__ import annotations
 
@@ -111,6 +111,18 @@ def file_of(root: str, dotted: str) -> Optional[str]:
             found = base + ".py"
     _FILES[key] = found
     return found
+
+
+def absolute_from(package: str, level: int, module: Optional[str]) -> Optional[str]:
+    """``from <level dots><module>`` seen from a module of ``package`` (in a package's
+    ``__init__``, one dot is the package itself; in a module, its package)."""
+    if not level:
+        return module
+    parts = package.split(".") if package else []
+    if level - 1 >= len(parts):
+        return None
+    base = parts[:len(parts) - (level - 1)]
+    return ".".join(base + (module.split(".") if module else []))
 
 
 def forget() -> None:

@@ -28,11 +28,10 @@ import os
 from typing import Dict, Optional, Set, Tuple
 
 from .projectdecide import MAX_DEPTH
-from .projectdisk import Version, file_of, stat_key, version
+from .projectdisk import Version, absolute_from, file_of, stat_key, version
 from .projectmodule import module_of
 from .projecttext import dynamic, may_import
 from .returns import _is_tensor_expr, bound_once
-from .starimports import absolute_from
 from .values import OTHER_MODULE, TENSOR, Value
 
 #: packages whose names are never a project's globals (.project leaves torch's to the library knowledge)

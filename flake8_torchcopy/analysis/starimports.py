@@ -33,7 +33,7 @@ import os
 from typing import Dict, List, Optional, Set, Tuple
 
 from .projectdecide import MAX_DEPTH
-from .projectdisk import Version, file_of, stat_key
+from .projectdisk import Version, absolute_from, file_of, stat_key
 from .projectmodule import live, module_of, module_statements
 from .values import UNKNOWN_VALUE, Value
 
@@ -210,17 +210,6 @@ def _all_of(source: str, tree: ast.Module):
                 and all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in stmt.value.elts):
             return [e.value for e in stmt.value.elts]  # type: ignore[attr-defined]
     return False
-
-
-def absolute_from(package: str, level: int, module: Optional[str]) -> Optional[str]:
-    """``from <level dots><module>`` seen from a module of ``package``."""
-    if not level:
-        return module
-    parts = package.split(".") if package else []
-    if level - 1 >= len(parts):
-        return None
-    base = parts[:len(parts) - (level - 1)]
-    return ".".join(base + (module.split(".") if module else []))
 
 
 def _listdir(directory: str) -> List[str]:
