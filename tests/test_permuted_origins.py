@@ -16,6 +16,8 @@ ORIGINS = {
                           "    return make().t().view(-1)\n", "f()"),
     "a helper's tuple": ("import torch\n\n\ndef make():\n    return {made}, 1\n\n\ndef f():\n"
                          "    r, _ = make()\n    return r.t().view(-1)\n", "f()"),
+    "a helper's tuple, iterated": ("import torch\n\n\ndef make():\n    return {made}, {made}\n\n\ndef f():\n"
+                                   "    return [r.t().view(-1) for r in make()]\n", "f()"),
 }
 
 
@@ -38,7 +40,8 @@ def test_a_permuted_origin_is_not_taken_for_contiguous(origin):
     assert "TRC201" not in [f.code for f in lint_source(permuted)]
 
 
-@pytest.mark.parametrize("origin", ["a module global", "a closure", "a helper's return"])
+@pytest.mark.parametrize("origin", ["a module global", "a closure", "a helper's return",
+                                    "a helper's tuple, iterated"])
 def test_a_contiguous_origin_still_raises_and_is_reported(origin):
     template, call = ORIGINS[origin]
     contiguous = template.format(made="torch.zeros(4, 3)")

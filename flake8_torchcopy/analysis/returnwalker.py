@@ -184,7 +184,8 @@ def tuple_value(shape: Tuple[bool, ...], caveats: List[Optional[str]],
     marks = permuted or [None] * len(shape)
     elems = tuple(Value(TENSOR, caveat=c, permuted_by=m) if t else UNKNOWN_VALUE
                   for t, c, m in zip(shape, caveats, marks))
-    item = Value(TENSOR, caveat=next((c for c in caveats if c), None)) if all(shape) else None
+    item = Value(TENSOR, caveat=next((c for c in caveats if c), None),
+                 permuted_by=next((m for m in marks if m), None)) if all(shape) else None
     return Value(NOT, elems=elems, item=item)
 
 
