@@ -218,6 +218,35 @@ def _unsqueeze(c: Call) -> Value:
     return c.plain
 
 
+def _dim_arg(c: Call, i: int) -> Optional[int]:
+    """The dim ``c``'s ``i``-th argument (or ``dim=``) names, made non-negative; None where
+    it is not a literal in range or other keywords are given."""
+    found = c.ints[i] if len(c.ints) > i else None
+    if found is None and len(c.ints) <= i:
+        found = next((const_int(k.value) for k in c.node.keywords if k.arg == "dim"), None)
+    if found is None or c.sizes is None or not -len(c.sizes) <= found < len(c.sizes):
+        return None
+    return found % len(c.sizes)
+
+
+def _narrow(c: Call) -> Value:
+    """``x.narrow(d, start, length)``: ``x``'s strides, ``length`` in dim ``d`` (literal, positive)."""
+    d = _dim_arg(c, 0)
+    if d is None or c.strides is None or len(c.ints) != 3 or c.node.keywords or c.ints[2] is None or c.ints[2] <= 0:
+        return c.plain
+    return Value(c.recv.kind, sizes=c.sizes[:d] + (Mono.const(c.ints[2]),) + c.sizes[d + 1:],  # type: ignore[index]
+                 strides=c.strides, permuted_by=c.taint, assumes=c.recv.assumes)
+
+
+def _select(c: Call) -> Value:
+    """``x.select(d, i)``: ``x``'s sizes and strides without dim ``d``."""
+    d = _dim_arg(c, 0)
+    if d is None or c.strides is None or len(c.args) != 2 or c.node.keywords:
+        return c.plain
+    return Value(c.recv.kind, sizes=c.sizes[:d] + c.sizes[d + 1:], strides=c.strides[:d] + c.strides[d + 1:],  # type: ignore[index]
+                 permuted_by=c.taint, assumes=c.recv.assumes)
+
+
 def _layout_preserving(c: Call) -> Value:
     """The methods ``api.LAYOUT_PRESERVING_METHODS`` lists: aliases and in-place ops (the
     receiver's layout, dense or not), copies with ``preserve_format`` (a dense receiver's
@@ -322,6 +351,8 @@ METHOD_LAYOUT: Dict[str, Callable[[Call], Value]] = {
     "view": _view,
     "reshape": _view,
     "unsqueeze": _unsqueeze,
+    "narrow": _narrow,
+    "select": _select,
     "where": _where,
     "masked_fill": _layout_preserving,  # a contiguous copy, whichever table lists it
     "matmul": _matmul, "mm": _matmul, "bmm": _matmul,

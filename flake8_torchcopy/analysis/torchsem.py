@@ -16,7 +16,8 @@ from . import torchapi as api
 from .elementwise import elementwise_layout, masked_fill_layout, permuted_origin
 from .methodlayouts import _operand_values, const_int, method_layout
 from .modulescan import defines_method
-from .symbolic import ONE, ZERO, Mono, Sym
+from .pieces import PIECES, piece_layout
+from .symbolic import ONE, Mono, Sym
 from .values import ANNOTATED, NOT, NOT_VALUE, TENSOR, UNKNOWN, UNKNOWN_VALUE, Value
 
 NON_TENSOR_QUALNAMES = frozenset(
@@ -33,6 +34,7 @@ TENSOR_CONSTRUCTORS = frozenset(
 )
 # Methods whose effect on sizes and strides is tracked even when the receiver's
 # tensor-ness is unknown (a view with sizes is torch's; the kind stays unknown).
+_SLICING = frozenset(("unsqueeze", "narrow", "select"))  # torch.narrow(x, ...): as x.narrow(...)
 _LAYOUT_METHODS = api.PERMUTE_METHODS | frozenset("view reshape contiguous expand expand_as unsqueeze".split())
 
 
@@ -167,60 +169,6 @@ def _slice_step(it: ast.AST) -> Optional[int]:
     return step if step is not None and step > 0 else None
 
 
-_PIECES = frozenset({"chunk", "split", "tensor_split", "unsafe_chunk", "unsafe_split", "split_with_sizes"})
-
-
-def piece_layout(ev, node: ast.Call, m: str, t: Value, piece: Optional[Value],
-                 rest: List[ast.expr]) -> Optional[Value]:
-    """A piece of ``t.chunk(n, d)``/``split``/``tensor_split`` or ``torch.chunk(t, n, d)``...
-    (``m`` the name, ``rest`` the arguments after ``t``: ``n``, then ``d``, a literal, else
-    0): ``t``'s sizes and strides, with a size of its own (at most ``t``'s) in dim ``d``,
-    known where every piece has the same."""
-    args = rest[1:]
-    dims = list(args[:1]) + [k.value for k in node.keywords if k.arg == "dim"]
-    d = const_int(dims[0]) if len(dims) == 1 else 0 if not dims else None
-    if piece is None or d is None or t.sizes is None or t.strides is None or not rest \
-            or not -len(t.sizes) <= d < len(t.sizes) or any(isinstance(a, ast.Starred) for a in node.args):
-        return piece
-    d %= len(t.sizes)
-    whole = t.sizes[d].coef if not t.sizes[d].powers and isinstance(t.sizes[d].coef, int) else None
-    n = const_int(rest[0]) if m != "split_with_sizes" else None
-    # a dim of size 0: every piece is empty there (split(1) gives one, of size 0)
-    size = ZERO if whole == 0 else _piece_size(m, n, whole)
-    if size is None:
-        if not _never_empty(m, n, whole):
-            return piece  # a piece may be empty (tensor_split(3) of 2, split([2, 0])): a view of it is legal
-        size = Mono.sym(Sym(f"{ev.idx.text(node)}[i].size({d})", ("piece", id(node), d)))
-    return piece.with_(sizes=t.sizes[:d] + (size,) + t.sizes[d + 1:], strides=t.strides, assumes=t.assumes)
-
-
-def _never_empty(m: str, n: Optional[int], whole: Optional[int]) -> bool:
-    """Is every piece as long as 1 in the split dim, where ``t`` is (chunks always are, a
-    split by an int size too; sections only while they are no more than ``whole``)?"""
-    if m in ("chunk", "unsafe_chunk"):
-        return True
-    if m in ("split", "unsafe_split"):
-        return n is not None and n > 0
-    return m == "tensor_split" and n is not None and whole is not None and 0 < n <= whole
-
-
-def _piece_size(m: str, n: Optional[int], whole: Optional[int]) -> Optional[Mono]:
-    """The size every piece has in the split dim, where all have the same: ``split(1)``, or
-    ``n`` (chunks, sections, or a split size) dividing a known ``whole``."""
-    if n is None or n <= 0:
-        return None
-    if m in ("split", "unsafe_split") and n == 1:
-        return ONE
-    if whole is None or whole <= 0:
-        return None
-    if m in ("split", "unsafe_split"):
-        return Mono.const(n) if whole % n == 0 else None
-    if m in ("chunk", "unsafe_chunk"):
-        each = -(-whole // n)  # ceil: every chunk but the last, which holds the rest
-        return Mono.const(each) if whole % each == 0 else None
-    return Mono.const(whole // n) if whole % n == 0 else None  # tensor_split(n): sections
-
-
 def index_layout(base: Value, n: int) -> Value:
     if base.sizes is None or base.strides is None or len(base.sizes) < n:
         return Value(base.kind)
@@ -262,7 +210,7 @@ def call_qualname(ev, node, q: str, args: List[Value]) -> Value:
         return Value(TENSOR, permuted_by=permuted_origin(args))
     pieces = yields.tensor_pieces(args[0]) if name in yields.TORCH_FUNCTIONS and args else None
     if pieces is not None:
-        if name in _PIECES:  # torch.chunk(t, n, d)...: pieces strided as t
+        if name in PIECES:  # torch.chunk(t, n, d)...: pieces strided as t
             return pieces.with_(item=piece_layout(ev, node, name, args[0], pieces.item, node.args[1:]))
         return pieces
     if name == "where" and len(node.args) == 3 and not node.keywords \
@@ -289,7 +237,7 @@ def torch_function_layout(ev, node, name: str, args: List[Value]) -> Value:
         return Value(TENSOR)
     if name in ("matmul", "mm", "bmm") and len(args) == 2:
         return ev.binop(ast.MatMult(), args[0], args[1])
-    if (name in api.PERMUTE_METHODS or name == "unsqueeze") and args and args[0].kind != NOT:
+    if (name in api.PERMUTE_METHODS or name in _SLICING) and args and args[0].kind != NOT:
         out = method_layout(ev, node, args[0], name, node.args[1:], node.args[0])
         return out.with_(kind=TENSOR) if out.kind == UNKNOWN else out  # torch.t(x) returns a tensor
     if name.endswith("_like") and args and args[0].sizes is not None and len(node.args) == 1 \
@@ -330,7 +278,7 @@ def unfold_layout(ev, node: ast.Call, args: List[Value]) -> Value:
 def call_method(ev, node, recv: Value, m: str, args: List[Value]) -> Value:
     container = yields.method_yield(recv, m) if m in yields.YIELDS and m != "unbind" else None
     if container is not None:
-        if m in _PIECES:  # t.chunk(n, d), t.split(s, d): pieces strided as t, a part of dim d
+        if m in PIECES:  # t.chunk(n, d), t.split(s, d): pieces strided as t, a part of dim d
             return container.with_(item=piece_layout(ev, node, m, recv, container.item, node.args))
         return container
     only = m in api.TENSOR_ONLY_METHODS or api.tensor_only_keyword(m, node) \

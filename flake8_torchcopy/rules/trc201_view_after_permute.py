@@ -46,7 +46,7 @@ class ViewAfterPermute(Rule):
     triggers = (("view(", "permute"), ("view(", "transpose"), ("view(", "swap"),
                 ("view(", "movedim"), ("view(", "moveaxis"), ("view(", ".t("), ("view(", ".T"),
                 ("view(", ".mT"), ("view(", ".mH"), ("view(", ".H"), ("view(", "expand"),
-                ("view(", "batch_first"))
+                ("view(", "batch_first"), ("view(", "chunk("), ("view(", "split("), ("view(", "unbind("))
     # in a function, the one-letter attributes as whole words (``.T``, not ``.Tensor``); an
     # RNN built with batch_first (in __init__) anywhere in the module, called elsewhere
     function_triggers = tuple(
@@ -73,6 +73,14 @@ class ViewAfterPermute(Rule):
         "    return correct[:, :1].view(-1)\n",
     )
     INVALID = (
+        Example(
+            code="import torch\ndef heads(n):\n    q, k = torch.randn(n, 2, 12).chunk(2, dim=2)\n"
+            "    return q.view(n, -1)\n",
+            fixed="import torch\ndef heads(n):\n    q, k = torch.randn(n, 2, 12).chunk(2, dim=2)\n"
+            "    return q.reshape(n, -1)\n",
+            note="a piece of `chunk`/`split` along a dim that is not the first keeps the whole "
+            "tensor's strides: its rows are not contiguous, and merging them raises",
+        ),
         Example(
             code="import torch\ndef accuracy(output, target, maxk):\n"
             "    _, pred = output.topk(maxk, 1, True, True)\n    pred = pred.t()\n"

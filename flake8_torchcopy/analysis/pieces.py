@@ -1,0 +1,75 @@
+"""The layout of a piece of ``t.chunk(n, d)``, ``split``, ``tensor_split`` (and their
+``torch.`` forms): ``t``'s strides, a size of its own in the split dim, known where every
+piece has the same; whether a piece may be empty (a view of an empty piece is legal)."""
+from __future__ import annotations
+
+import ast
+from typing import List, Optional
+
+from .methodlayouts import const_int
+from .symbolic import ONE, ZERO, Mono, Sym
+from .values import Value
+
+PIECES = frozenset({"chunk", "split", "tensor_split", "unsafe_chunk", "unsafe_split", "split_with_sizes"})
+
+
+def piece_layout(ev, node: ast.Call, m: str, t: Value, piece: Optional[Value],
+                 rest: List[ast.expr]) -> Optional[Value]:
+    """A piece of ``t.chunk(n, d)``/``split``/``tensor_split`` or ``torch.chunk(t, n, d)``...
+    (``m`` the name, ``rest`` the arguments after ``t``: ``n``, then ``d``, a literal, else
+    0): ``t``'s sizes and strides, with a size of its own (at most ``t``'s) in dim ``d``,
+    known where every piece has the same."""
+    args = rest[1:]
+    dims = list(args[:1]) + [k.value for k in node.keywords if k.arg == "dim"]
+    d = const_int(dims[0]) if len(dims) == 1 else 0 if not dims else None
+    if piece is None or d is None or t.sizes is None or t.strides is None or not rest \
+            or not -len(t.sizes) <= d < len(t.sizes) or any(isinstance(a, ast.Starred) for a in node.args):
+        return piece
+    d %= len(t.sizes)
+    whole = t.sizes[d].coef if not t.sizes[d].powers and isinstance(t.sizes[d].coef, int) else None
+    n = const_int(rest[0]) if m != "split_with_sizes" else None
+    listed = _listed_sizes(rest[0]) if m in ("split", "split_with_sizes") and n is None else None
+    # a dim of size 0: every piece is empty there (split(1) gives one, of size 0)
+    size = ZERO if whole == 0 else Mono.const(listed[0]) if listed and len(set(listed)) == 1 \
+        else _piece_size(m, n, whole)
+    if size is None:
+        # pieces of listed sizes, none empty and none of size 1 (a sym is taken for no 1)
+        if not (listed and min(listed) > 1 or _never_empty(m, n, whole)):
+            return piece  # a piece may be empty (tensor_split(3) of 2, split([2, 0])): a view of it is legal
+        size = Mono.sym(Sym(f"{ev.idx.text(node)}[i].size({d})", ("piece", id(node), d)))
+    return piece.with_(sizes=t.sizes[:d] + (size,) + t.sizes[d + 1:], strides=t.strides, assumes=t.assumes)
+
+
+def _listed_sizes(node: ast.expr) -> Optional[List[int]]:
+    """The sizes of ``split([3, 3], d)``: a list or tuple display of literal ints (else None)."""
+    if not isinstance(node, (ast.List, ast.Tuple)) or not node.elts:
+        return None
+    sizes = [const_int(e) for e in node.elts]
+    return None if any(k is None or k < 0 for k in sizes) else sizes  # type: ignore[return-value]
+
+
+def _never_empty(m: str, n: Optional[int], whole: Optional[int]) -> bool:
+    """Is every piece as long as 1 in the split dim, where ``t`` is (chunks always are, a
+    split by an int size too; sections only while they are no more than ``whole``)?"""
+    if m in ("chunk", "unsafe_chunk"):
+        return True
+    if m in ("split", "unsafe_split"):
+        return n is not None and n > 0
+    return m == "tensor_split" and n is not None and whole is not None and 0 < n <= whole
+
+
+def _piece_size(m: str, n: Optional[int], whole: Optional[int]) -> Optional[Mono]:
+    """The size every piece has in the split dim, where all have the same: ``split(1)``, or
+    ``n`` (chunks, sections, or a split size) dividing a known ``whole``."""
+    if n is None or n <= 0:
+        return None
+    if m in ("split", "unsafe_split") and n == 1:
+        return ONE
+    if whole is None or whole <= 0:
+        return None
+    if m in ("split", "unsafe_split"):
+        return Mono.const(n) if whole % n == 0 else None
+    if m in ("chunk", "unsafe_chunk"):
+        each = -(-whole // n)  # ceil: every chunk but the last, which holds the rest
+        return Mono.const(each) if whole % each == 0 else None
+    return Mono.const(whole // n) if whole % n == 0 else None  # tensor_split(n): sections
