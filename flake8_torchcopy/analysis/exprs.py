@@ -41,6 +41,7 @@ from .visitor import NodeHook
 if TYPE_CHECKING:  # pragma: no cover
     from .context import Context
 
+_NAMED_OR_MADE = (ast.Name, ast.Call)  # d["k"] of a name, f()["k"] of a dict a call made
 # expressions whose tensor result may take the class of a tensor they are computed from
 _DERIVED = (ast.Call, ast.BinOp, ast.UnaryOp, ast.Subscript, ast.Attribute, ast.Compare)
 
@@ -303,7 +304,7 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
             return base.item or UNKNOWN_VALUE
         if base.mapped is not None:
             return base.mapped
-        got = localdicts.item(self, node, base) if type(node.value) is ast.Name and base.kind == NOT else None
+        got = localdicts.item(self, node, base) if type(node.value) in _NAMED_OR_MADE and base.kind == NOT else None
         if got is not None:  # d["a"] of a local dict
             return got
         if base.item is not None and (type(node.slice) is ast.Constant or base.mutable and type(node.slice)

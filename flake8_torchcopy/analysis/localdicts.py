@@ -49,14 +49,14 @@ class _Entry:
         self.rest = rest
 
 
-def _key(node: Optional[ast.AST]) -> Optional[Key]:
+def key_of(node: Optional[ast.AST]) -> Optional[Key]:
     if isinstance(node, ast.Constant) and type(node.value) in (str, int):
         return cast(Key, node.value)
     return None
 
 
 def _display_keys(node: ast.Dict) -> Optional[list]:
-    keys = [_key(k) for k in node.keys]
+    keys = [key_of(k) for k in node.keys]
     return None if None in keys else keys
 
 
@@ -77,7 +77,7 @@ def literal(ev, node: ast.Dict, made: Value) -> Value:
     table = ev.__dict__.setdefault(_TABLE, {})
     keys = _display_keys(node)
     if keys is None:
-        table[id(out)] = _Entry(out, node, {}, rest=_join_all([_kind_only(h) for h in held]))
+        table[id(out)] = _Entry(out, node, {}, rest=join_all([_kind_only(h) for h in held]))
     else:
         table[id(out)] = _Entry(out, node, {k: _kind_only(h) for k, h in zip(keys, held)})
     return out
@@ -222,7 +222,7 @@ def _summary(ev, func: ast.FunctionDef) -> Summary:
         dropped = [x for k, x in out.items() if k not in entry.keys] \
             + [x for k, x in entry.keys.items() if k not in out] + [x for x in (entry.rest,) if x is not None]
         out = {k: join(out[k], entry.keys[k]) for k in out if k in entry.keys}
-        rest = _join_all(([rest] if rest is not None else []) + dropped)
+        rest = join_all(([rest] if rest is not None else []) + dropped)
     memo[id(func)] = (out or {}, rest)
     return memo[id(func)]
 
@@ -232,7 +232,7 @@ def _certain(v: Value) -> Value:
     return v if v.kind != UNKNOWN else UNKNOWN_VALUE
 
 
-def _join_all(values: List[Value]) -> Optional[Value]:
+def join_all(values: List[Value]) -> Optional[Value]:
     out: Optional[Value] = None
     for v in values:
         out = v if out is None else join(out, v)
@@ -252,7 +252,7 @@ def _stored_into(ev) -> bool:
 _KEY_STORE = re.compile(r"\[(?<=\w\[)\s*(?:\d|['\"])[^\]\n]*\]\s*=(?!=)")
 
 
-def _entry(ev, base: Value) -> Optional[_Entry]:
+def entry_of(ev, base: Value) -> Optional[_Entry]:
     """The record of the dict ``base``, with what its keys hold worked out."""
     table = ev.__dict__.get(_TABLE)
     entry = table.get(id(base)) if table else None
@@ -276,10 +276,10 @@ def store(ev, target: ast.Subscript, held: Value) -> Optional[Value]:
     if not isinstance(target.value, ast.Name):
         return None
     base = ev.lookup(target.value.id)
-    entry = _entry(ev, base)
+    entry = entry_of(ev, base)
     if entry is None:
         return None
-    k = _key(target.slice)
+    k = key_of(target.slice)
     if k is None:
         return Value(NOT, permuted_by=base.permuted_by)
     keys = dict(cast(Dict[Key, Value], entry.keys))
@@ -308,11 +308,11 @@ def mutated(ev, node: ast.Call) -> bool:
         return True
     name = func.value.id
     base = ev.env.get(name)
-    entry = _entry(ev, base) if base is not None else None
+    entry = entry_of(ev, base) if base is not None else None
     if entry is None:
         return False
     arg = node.args[0] if len(node.args) == 1 and not node.keywords else None
-    src = _entry(ev, ev.cache.get(id(arg)) or UNKNOWN_VALUE) \
+    src = entry_of(ev, ev.cache.get(id(arg)) or UNKNOWN_VALUE) \
         if isinstance(arg, (ast.Dict, ast.DictComp, ast.Call)) else None
     if src is None:
         ev.env[name] = Value(NOT, permuted_by=base.permuted_by)
@@ -322,35 +322,39 @@ def mutated(ev, node: ast.Call) -> bool:
         keys = {k: _certain(join(x, src.rest)) for k, x in keys.items()}
     keys.update(cast(Dict[Key, Value], src.keys))
     ev.env[name] = _made(ev, cast(Value, base), entry, keys,
-                         _join_all([x for x in (entry.rest, src.rest) if x is not None]))
+                         join_all([x for x in (entry.rest, src.rest) if x is not None]))
     return True
 
 
 def item(ev, node: ast.Subscript, base: Value) -> Optional[Value]:
-    """``d[k]`` of a name bound to a dict recorded here, when the dict stays local."""
-    entry = _entry(ev, base)
-    if entry is None or not isinstance(node.value, ast.Name):
+    """``d[k]`` of a name bound to a dict recorded here, when the dict stays local; ``f()[k]``
+    of a dict a call just made."""
+    entry = entry_of(ev, base)
+    if entry is None or not isinstance(node.value, (ast.Name, ast.Call)):
         return None
     if not isinstance(node.ctx, ast.Load) or isinstance(node.slice, ast.Slice):
         return None
-    k = _key(node.slice)
+    k = key_of(node.slice)
     keys = cast(Dict[Key, Value], entry.keys)
     held: Optional[Value] = keys[k] if k is not None and k in keys else None
     if held is None:  # d["b"] of a key not listed, d[name]: what any key may hold, where certainly a tensor
-        held = _join_all(([] if k is not None else list(keys.values())) + [x for x in (entry.rest,) if x])
+        held = join_all(([] if k is not None else list(keys.values())) + [x for x in (entry.rest,) if x])
         if held is None or held.kind not in (TENSOR, ANNOTATED):
             return None
-    name = node.value.id
+    return held if isinstance(node.value, ast.Call) or stays_local(ev, node.value, entry) else None
+
+
+def stays_local(ev, name: ast.Name, entry: _Entry) -> bool:
+    """Does the dict of ``entry``, read through ``name``, stay local (:func:`dict_sources`),
+    and did it come to the name from where it was made (not through another name)?"""
     local: Dict[Tuple[int, str], Optional[frozenset]] = ev.__dict__.setdefault("_dict_local", {})
-    scope = scope_of(ev, ev.tree, node)
-    memo_key = (id(scope), name)
+    scope = scope_of(ev, ev.tree, name)
+    memo_key = (id(scope), name.id)
     if memo_key not in local:
         text = ev.source if isinstance(scope, ast.Module) else ev.idx.text(scope)
-        local[memo_key] = dict_sources(scope, name, text)
+        local[memo_key] = dict_sources(scope, name.id, text)
     sources = local[memo_key]
-    if sources is None or id(entry.origin) not in sources:
-        return None  # not local, or the dict came to the name through another name
-    return held
+    return sources is not None and id(entry.origin) in sources
 
 
 _DICT_READS = frozenset({"keys", "values", "items", "get", "copy"})

@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 from typing import List, Optional
 
-from . import argreturns, pipelines, yields
+from . import argreturns, dictreads, pipelines, yields
 from . import layout as L
 from . import torchapi as api
 from .elementwise import elementwise_layout, masked_fill_layout, permuted_origin
@@ -276,6 +276,10 @@ def unfold_layout(ev, node: ast.Call, args: List[Value]) -> Value:
 
 
 def call_method(ev, node, recv: Value, m: str, args: List[Value]) -> Value:
+    if m in dictreads.READS and recv.kind == NOT:
+        read = dictreads.method_read(ev, node, recv, m)  # d.items() of a local dict...
+        if read is not None:
+            return read
     container = yields.method_yield(recv, m) if m in yields.YIELDS and m != "unbind" else None
     if container is not None:
         if m in PIECES:  # t.chunk(n, d), t.split(s, d): pieces strided as t, a part of dim d
