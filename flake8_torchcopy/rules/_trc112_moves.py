@@ -97,11 +97,17 @@ def _named_device(name: ast.Name, ctx) -> Optional[str]:
 def _device_and_dtype(a: ast.AST, b: ast.AST, ctx) -> Optional[tuple]:
     """``.to(a, b)``: ``to(device, dtype)``, or ``to(dtype, non_blocking)``,
     ``to(other, non_blocking)`` (checked with torch): a move or a conversion unless both
-    are None (``.to(None, None)`` is the tensor itself) or ``b`` is a flag."""
+    are None (``.to(None, None)`` is the tensor itself) or ``b`` is a flag; ``("both", ...)``
+    when ``b`` is a dtype (written out, or ``x.dtype``: of a tensor, a module, anything that
+    has one; ``.to(dtype, b)`` of a dtype ``b`` raises)."""
     if isinstance(b, ast.Constant) or isinstance(a, ast.Constant) and (a.value is None or on_the_host(ctx.text(a))):
         return None  # .to(x, True): non_blocking; .to(None, d), .to("cpu", d): a conversion
     if ctx.qualname(a) in DTYPES or ctx.is_tensor(a):
         return None  # .to(torch.float64, flag), .to(t, flag): b is non_blocking
+    if ctx.qualname(b) in DTYPES or isinstance(b, ast.Attribute) and b.attr == "dtype":
+        # .to(d, torch.float16), .to(x.device, x.dtype): a dtype second, so to(device, dtype)
+        # (non_blocking takes only a bool: .to(torch.float64, torch.float16) raises)
+        return "both", (ctx.text(a), ctx.text(b))
     return "unknown", None
 
 

@@ -69,9 +69,11 @@ class FactoryThenTransfer(Rule):
         "and `.to(x)` of a name may be a "
         "device, a dtype or a tensor: reported without a fix; so is `.to(t)` of a proven tensor "
         "(its device and dtype; after `zeros`, `ones`, `eye` it folds into `device=t.device, "
-        "dtype=t.dtype`, safe for a plain tensor `t`), unless the module shows `t` built on the host "
-        "(a factory with no `device=`, `.cpu()`), where `x.to(t)` may be `x` itself, and `.to(device, dtype)` "
-        "(two positional arguments; `.to(dtype, flag)`, `.to(t, flag)`, `.to(None, dtype)` are "
+        "dtype=t.dtype`, safe for a plain tensor `t` after `ones` only: `torch.zeros(3).to(t)` of a "
+        "`torch.bits8` `t` raises, `torch.zeros(3, dtype=torch.bits8)` does not, `eye` of a `uint16` `t` "
+        "the other way), unless the module shows `t` built on the host "
+        "(a factory with no `device=`, `.cpu()`), where `x.to(t)` may be `x` itself, and `.to(a, b)` "
+        "of two names (`.to(dtype, flag)`, `.to(t, flag)`, `.to(None, dtype)` are "
         "not reported). The legacy constructors (`torch.Tensor([...])`, `torch.LongTensor(n, m)`) "
         "of data or sizes are factories too, reported without a fix (`torch.Tensor` takes "
         "no `dtype=`, and `device=` only of the host: `torch.Tensor([1], device='cuda')` raises; "
@@ -84,7 +86,8 @@ class FactoryThenTransfer(Rule):
         "`torch.device('meta')` `.to('cpu')` raises) or replace the factory (`torch.zeros = f`), and neither is a "
         "factory with `dtype=` followed by a `.to()` that may convert (`torch.arange(n, "
         "dtype=torch.int64).to(dtype)` computes exact integers, then casts on purpose). "
-        "`.to(device=d, dtype=t)` and `.to(d, dtype=t)` fold both into `zeros`, `ones`, `eye` (unsafe "
+        "`.to(device=d, dtype=t)`, `.to(d, dtype=t)` and `.to(d, t)` of a dtype `t` (written out, or "
+        "`x.dtype`: `.to(dtype, flag)` takes no dtype as its flag) fold both into `zeros`, `ones`, `eye` (unsafe "
         "unless `t` is a torch dtype written out: `.to()` on the host rejects dtypes the factory builds, "
         "`torch.uint1`, and `eye` rejects some `.to()` takes, `torch.uint16`); after the other factories, "
         "or a factory with `dtype=`, they are reported without a fix (pass `device=`, the conversion "
@@ -291,10 +294,14 @@ class FactoryThenTransfer(Rule):
         # built where it is used only if torch's factory is what runs, on the device named
         safe = all(_known_arg(a, ctx) for a in (inner.args[1:] if name == "tensor" else inner.args))
         tkw_values = {k.arg: k.value for k in node.keywords}
+        if len(node.args) == 2:  # .to(d, t): t is the dtype
+            tkw_values["dtype"] = node.args[1]
         dev = node.args[0] if node.args else tkw_values.get("device", tkw_values.get("dtype"))
         if kind == "tensor" and ctx.fix_caveat(node.args[0]) is not None or kind == "device" and node.args \
                 and isinstance(dev, ast.Attribute) and dev.attr == "device" and ctx.fix_caveat(dev.value) is not None:
             safe = False  # t, x.device of what may be a subclass or a __torch_function__ object
+        if kind == "tensor" and name != "ones":  # t of any dtype: zeros(3).to(t) of a torch.bits8 t
+            safe = False  # raises, zeros(3, dtype=torch.bits8) does not; eye of a uint16 t the other way
         if any(d is not None and not _inert(d, ctx) for d in (dev, tkw_values.get("dtype"))):
             safe = False  # now evaluated before the factory runs (and raises: torch.zeros(-1))
         if kind == "both" and not (ctx.qualname(tkw_values["dtype"]) in DTYPES
