@@ -29,10 +29,15 @@ FIXED = [
      "def f(device):\n    return torch.ones(3, device=device, dtype=torch.float64)\n", True),
     ("m = torch.eye(3).to('cuda', torch.bool, non_blocking=True)\n",
      "m = torch.eye(3, device='cuda', dtype=torch.bool)\n", True),
-    # a tensor's device and dtype: any dtype, one the factory may not build (unsafe)
+    # a plain tensor's device and dtype: ones in any dtype (as .to(y)); zeros, eye not
     ("def f():\n    y = torch.randn(3, device='cuda')\n    return torch.ones(4).to(y.device, y.dtype)\n",
      "def f():\n    y = torch.randn(3, device='cuda')\n    return torch.ones(4, device=y.device, dtype=y.dtype)\n",
+     True),
+    ("def f():\n    y = torch.randn(3, device='cuda')\n    return torch.eye(4).to(y.device, y.dtype)\n",
+     "def f():\n    y = torch.randn(3, device='cuda')\n    return torch.eye(4, device=y.device, dtype=y.dtype)\n",
      False),
+    ("def f(y):\n    return torch.ones(4).to(y.device, y.dtype)\n",
+     "def f(y):\n    return torch.ones(4, device=y.device, dtype=y.dtype)\n", False),
     # a module's .device/.dtype (diffusers' vae): a device and a dtype, or what it says
     ("def f(self):\n    return torch.zeros(2).to(self.vae.device, self.vae.dtype)\n",
      "def f(self):\n    return torch.zeros(2, device=self.vae.device, dtype=self.vae.dtype)\n", False),
@@ -94,9 +99,10 @@ def test_quiet(body):
 
 def test_a_tensors_dtype_folds_safely_only_into_ones():
     for name, safe in (("ones", True), ("zeros", False), ("eye", False)):
-        body = f"def f():\n    y = torch.randn(3, device='cuda')\n    return torch.{name}(3).to(y)\n"
-        (finding,) = trc112_findings(body)
-        assert finding.fix is not None and finding.fix.safe is safe, name
+        for move in ("y", "y.device, y.dtype", "device=y.device, dtype=y.dtype"):
+            body = f"def f():\n    y = torch.randn(3, device='cuda')\n    return torch.{name}(3).to({move})\n"
+            (finding,) = trc112_findings(body)
+            assert finding.fix is not None and finding.fix.safe is safe, (name, move)
 
 
 # --- the torch facts the rule rests on ---------------------------------------------

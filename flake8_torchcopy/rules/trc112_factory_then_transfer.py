@@ -88,7 +88,8 @@ class FactoryThenTransfer(Rule):
         "dtype=torch.int64).to(dtype)` computes exact integers, then casts on purpose). "
         "`.to(device=d, dtype=t)`, `.to(d, dtype=t)` and `.to(d, t)` of a dtype `t` (written out, or "
         "`x.dtype`: `.to(dtype, flag)` takes no dtype as its flag) fold both into `zeros`, `ones`, `eye` (unsafe "
-        "unless `t` is a torch dtype written out: `.to()` on the host rejects dtypes the factory builds, "
+        "unless `t` is a torch dtype written out, or after `ones` a plain tensor's `x.dtype`: "
+        "`.to()` on the host rejects dtypes the factory builds, "
         "`torch.uint1`, and `eye` rejects some `.to()` takes, `torch.uint16`); after the other factories, "
         "or a factory with `dtype=`, they are reported without a fix (pass `device=`, the conversion "
         "stays). `non_blocking=` of a constant or a name is dropped: a fresh host tensor is pageable "
@@ -304,8 +305,10 @@ class FactoryThenTransfer(Rule):
             safe = False  # raises, zeros(3, dtype=torch.bits8) does not; eye of a uint16 t the other way
         if any(d is not None and not _inert(d, ctx) for d in (dev, tkw_values.get("dtype"))):
             safe = False  # now evaluated before the factory runs (and raises: torch.zeros(-1))
-        if kind == "both" and not (ctx.qualname(tkw_values["dtype"]) in DTYPES
-                                   or ctx.text(tkw_values["dtype"]) == "None"):
+        if kind == "both" and not (ctx.qualname(dt := tkw_values["dtype"]) in DTYPES or ctx.text(dt) == "None"
+                                   or name == "ones"
+                                   and isinstance(dt, ast.Attribute) and dt.attr == "dtype"
+                                   and ctx.is_tensor(dt.value) and ctx.fix_caveat(dt.value) is None):
             safe = False  # a dtype .to() rejects on the host may be one the factory builds (torch.uint1)
         if chain:  # the device is now read before the ops' arguments, and a cast of a float
             # out of an integer's range (nan, 1e10 to int) gives what the device's hardware gives
