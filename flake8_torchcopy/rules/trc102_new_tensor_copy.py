@@ -67,6 +67,11 @@ class NewTensorCopy(Rule):
             verify=("x.new_tensor(t, dtype=torch.float16)",
                     "t.detach().to(dtype=torch.float16, device=x.device, copy=True)"),
         ),
+        Example(
+            code="import torch\ndef f(c, s):\n    x = torch.zeros(2)\n    t = torch.randn(3) if c else s\n"
+            "    return x.new_tensor(t)\n",
+            note="a tensor on some paths (what the others bind is not known): reported, no fix",
+        ),
     )
 
     def check(self, node: ast.Call, ctx: Context) -> None:
@@ -80,10 +85,11 @@ class NewTensorCopy(Rule):
         if ctx.is_not_tensor(func.value):
             return
         if kind is None:
-            if ctx.tensor_on_some_path(arg):
+            if ctx.tensor_on_a_path(arg):  # and, when "mixed", provably not on the others
                 t, xt = short(ctx.text(arg), 24), short(ctx.atom_text(func.value), 24)
+                others = " (and not on others)" if ctx.tensor_on_some_path(arg) else ""
                 ctx.report(self.code, node,
-                           f"{t} is a tensor on some paths to {xt}.new_tensor({t}) (and not on others): "
+                           f"{t} is a tensor on some paths to {xt}.new_tensor({t}){others}: "
                            "there it copy-constructs from a tensor (slower, warns)")
             return
         kw = keywords(node)

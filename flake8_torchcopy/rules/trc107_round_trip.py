@@ -39,6 +39,9 @@ def _not_empty(ctx, node: ast.AST) -> bool:
     return sizes is not None and all(not m.powers and m.coef >= 1 for m in sizes)
 
 
+_SOME = "some paths"  # the base is a tensor on some paths only
+
+
 class RoundTrip(Rule):
     code = "TRC107"
     name = "round-trip-copy"
@@ -103,6 +106,11 @@ class RoundTrip(Rule):
             note="under torch.inference_mode() the original returns an inference tensor and "
             "t.detach() a normal one (found by the verifier)",
         ),
+        Example(
+            code="import torch\ndef f(c, s):\n    t = torch.randn(3) if c else s\n"
+            "    return torch.tensor(t.tolist())\n",
+            note="a tensor on some paths (what the others bind is not known): reported, no fix",
+        ),
     )
 
     def check(self, node: ast.Call, ctx: Context) -> None:
@@ -125,8 +133,8 @@ class RoundTrip(Rule):
         kind = ctx.tensor_kind(base)
         if kind is None and detached and not ctx.is_not_tensor(base):
             kind = "tensor"
-        if kind is None:
-            return None
+        if kind is None:  # a tensor on some paths only: reported, no fix
+            return (base, last, cpu, _SOME) if ctx.tensor_on_a_path(base) else None
         return base, last, cpu, kind
 
     def check_tensor(self, node: ast.Call, ctx: Context) -> None:
@@ -135,6 +143,8 @@ class RoundTrip(Rule):
         if got is None or kw is None:
             return
         base, last, cpu, kind = got
+        if kind is _SOME:
+            return self.report_some(node, ctx, base, last)
         replacement = copy_expression(ctx, base, kw, device_default='"cpu"' if cpu else None)
         safe = last == "numpy" and copy_fix_safety(ctx, base, kind) and _not_empty(ctx, base) \
             and not ctx.numpy_error_may_be_handled
@@ -147,6 +157,8 @@ class RoundTrip(Rule):
         if got is None or got[1] != "numpy":
             return
         base, last, cpu, kind = got
+        if kind is _SOME:
+            return self.report_some(node, ctx, base, last)
         t = hole(ctx, base, atom=True)
         if cloned:
             replacement = code(t, '.detach().to(device="cpu", copy=True)' if cpu else ".detach().clone()")
@@ -156,6 +168,12 @@ class RoundTrip(Rule):
         safe = cloned and kind == "tensor" and ctx.fix_caveat(base) is None and _not_empty(ctx, base) \
             and not ctx.numpy_error_may_be_handled
         self.report(node, ctx, base, last, replacement, safe, alias=not cloned)
+
+    def report_some(self, node, ctx: Context, base, last) -> None:
+        b = short(ctx.text(base), 24)
+        others = " (and not on others)" if ctx.tensor_on_some_path(base) else ""
+        ctx.report(self.code, node, f"{b} is a tensor on some paths to this round trip through "
+                   f".{last}(){others}: there use {short(ctx.atom_text(base), 24)}.detach().clone()")
 
     def report(self, node, ctx: Context, base, last, replacement, safe, alias=False) -> None:
         why = ("it is an alias of the tensor, not a copy" if alias else
