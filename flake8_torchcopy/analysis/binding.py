@@ -121,7 +121,7 @@ class Binding:
         if is_tensorish(v):
             if v.sizes:
                 return sem.index_layout(v, 1)
-            return Value(v.kind)
+            return Value(v.kind, permuted_by=v.permuted_by)  # a row of a permuted tensor stays marked
         if v.elems:
             out = v.elems[0]
             for e in v.elems[1:]:

@@ -66,7 +66,7 @@ def attribute_layout(base: Value, attr: str) -> Value:
     if attr in ("data",):
         return base.with_(mono=None)
     if attr in ("real", "imag"):
-        return Value(base.kind, sizes=base.sizes)
+        return Value(base.kind, sizes=base.sizes, permuted_by=base.permuted_by)
     sizes, strides = base.sizes, base.strides
     if sizes is None or strides is None:
         return Value(base.kind, permuted_by="." + attr)
@@ -86,14 +86,15 @@ def attribute_layout(base: Value, attr: str) -> Value:
 def subscript_layout(ev, node: ast.Subscript, base: Value, sl: ast.AST, idx: Value) -> Value:
     if base.sizes is None and base.open_layout is not None and base.open_layout[1] is not None:
         return _open_subscript(ev, node, base, sl, idx)
+    plain = Value(base.kind, permuted_by=base.permuted_by)  # a part of a permuted tensor stays marked
     if base.sizes is None or base.strides is None:
-        return Value(base.kind)
+        return plain
     items = list(sl.elts) if isinstance(sl, ast.Tuple) else [sl]
     sizes, strides = list(base.sizes), list(base.strides)
     ellipses = [i for i, it in enumerate(items)
                 if isinstance(it, ast.Constant) and it.value is Ellipsis]
     if len(ellipses) > 1:
-        return Value(base.kind)
+        return plain
     if ellipses:  # ``...`` stands for as many full slices as the other items leave
         used = sum(1 for it in items if not (isinstance(it, ast.Constant)
                                              and (it.value is None or it.value is Ellipsis)))
@@ -108,7 +109,7 @@ def subscript_layout(ev, node: ast.Subscript, base: Value, sl: ast.AST, idx: Val
             out_st.append(ONE)
             continue
         if k >= len(sizes):
-            return Value(base.kind)
+            return plain
         if isinstance(it, ast.Slice) and it.lower is None and it.upper is None and it.step is None:
             out_s.append(sizes[k])
             out_st.append(strides[k])
@@ -120,7 +121,7 @@ def subscript_layout(ev, node: ast.Subscript, base: Value, sl: ast.AST, idx: Val
             continue
         step = _slice_step(it)
         if step is None or not isinstance(it, ast.Slice):
-            return Value(base.kind)
+            return plain
         # a part of the dim: a size of its own (at most the dim's), the stride times the step;
         # a literal span of one step (``[:1]``, ``[2:3]``) holds one element, or none
         lower = 0 if it.lower is None else const_int(it.lower)
@@ -148,12 +149,12 @@ def _open_subscript(ev, node: ast.Subscript, base: Value, sl: ast.AST, idx: Valu
     items = list(sl.elts) if isinstance(sl, ast.Tuple) else [sl]
     if any(isinstance(it, ast.Constant) and it.value is Ellipsis for it in items) \
             or sum(not (isinstance(it, ast.Constant) and it.value is None) for it in items) >= len(sizes):
-        return Value(base.kind)
+        return Value(base.kind, permuted_by=base.permuted_by)
     known = Value(base.kind, sizes=sizes, strides=strides, permuted_by=base.permuted_by,
                   assumes=base.assumes)
     part = subscript_layout(ev, node, known, sl, idx)
     if part.sizes is None:
-        return Value(base.kind)
+        return Value(base.kind, permuted_by=base.permuted_by)
     return Value(base.kind, permuted_by=part.permuted_by, open_layout=(part.sizes, part.strides),
                  assumes=part.assumes)
 
@@ -171,7 +172,7 @@ def _slice_step(it: ast.AST) -> Optional[int]:
 
 def index_layout(base: Value, n: int) -> Value:
     if base.sizes is None or base.strides is None or len(base.sizes) < n:
-        return Value(base.kind)
+        return Value(base.kind, permuted_by=base.permuted_by)
     return Value(base.kind, sizes=base.sizes[n:], strides=base.strides[n:],
                  permuted_by=base.permuted_by, assumes=base.assumes)
 
