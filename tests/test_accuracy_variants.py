@@ -42,10 +42,12 @@ VIEW = ["correct[:k].view(-1)", "correct[:k].contiguous().view(-1)", "correct[:k
 # what the analysis proves: t() and torch.t(pred) (2-d), transpose(0, 1) (the rank is not
 # known, 2 or more: compared with a tensor expanded to its sizes, its strides carry over to
 # correct, and [:k] cuts the permuted dim), eq against an expand_as or a 2-d broadcast.
-# Undecided: .T of an unknown rank reverses every dim, a broadcast against target.unsqueeze(0)
+# .T of an unknown rank reverses every dim: pred's last two first (a tensor: only a tensor
+# has topk), then the rest, each merge across them raising too.
+# Undecided: a broadcast against target.unsqueeze(0)
 # or target[None] depends on target's rank (not known), and so does transpose(0, 1) against a
 # broadcast view(1, -1) (the rest of pred's dims may broadcast).
-FOUND = {"t": T[:3], "eq": EQ[:5]}
+FOUND = {"t": T, "eq": EQ[:5]}
 
 
 def _variants():

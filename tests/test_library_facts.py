@@ -389,7 +389,7 @@ def _stands_for_a_tensor(c) -> bool:
 OTHER_LIBRARIES = {"detach": ("io.BufferedIOBase",)}
 
 
-@pytest.mark.parametrize("name", sorted(api.TENSOR_ONLY_METHODS))
+@pytest.mark.parametrize("name", sorted(api.TENSOR_ONLY_METHODS | api.TENSOR_ONLY_TUPLE_METHODS))
 def test_tensor_only_methods_are_methods_of_tensors_only(name):
     """A call ``x.m()`` that returned is evidence that ``x`` is a tensor only if no other class
     has a method ``m``: no class of torch (storages, ``torch.Size``, PackedSequence, nn.Module)

@@ -15,7 +15,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Callable, Dict, List, Mapping, Optional, Sequence, Set, cast
 
 from ..source import SourceIndex
-from . import datasets, literalrows, localdicts, locallists, numpyish, selfmethods
+from . import attributes, datasets, literalrows, localdicts, locallists, numpyish, selfmethods
 from . import nnclasses, nnmodules, nodeindex, pipelines
 from . import torchapi as api
 from . import torchsem as sem
@@ -140,9 +140,7 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
                 v = Value(TENSOR, permuted_by=v.permuted_by)  # what torch.max(x, 1) holds
             elif v.kind not in (TENSOR, ANNOTATED) and isinstance(call.func, ast.Attribute):
                 # x.topk(k) of a tensor x (a shape that is not torch's is a method's)
-                recv = self.cache.get(id(call.func.value)) or UNKNOWN_VALUE
-                if is_tensorish(recv):
-                    v = Value(recv.kind, caveat=recv.caveat, permuted_by=recv.permuted_by)
+                v = tuples.method_result(self, shape, self.cache.get(id(call.func.value)) or UNKNOWN_VALUE) or v
         if v.kind == TENSOR and v.caveat is None and cls in _DERIVED:
             v = self.derived_caveat(node, v)
         if v.kind == TENSOR and v.caveat is None and self.retypes:
@@ -279,10 +277,9 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
             if attr == "shape" and base.sizes is not None:
                 return Value(NOT, elems=tuple(Value(NOT, mono=s) for s in base.sizes))
             return NOT_VALUE
-        if is_tensorish(base) and attr in api.TENSOR_ATTRIBUTES:
-            return sem.attribute_layout(base, attr)
-        if base.kind == UNKNOWN and base.sizes is not None and attr in ("T", "mT", "mH", "H"):
-            return sem.attribute_layout(base, attr)
+        laid = attributes.tensor_attribute(self, node, base)
+        if laid is not None:  # x.T, x.mT, x.data
+            return laid
         if self.self_value is not None and isinstance(node.value, ast.Name) \
                 and self.lookup(node.value.id) is self.self_value:
             known = attribute_value(self, attr)  # the class's summary

@@ -61,6 +61,9 @@ TENSOR_ONLY_METHODS = frozenset(
     expand_as index_select is_contiguous dim untyped_storage is_floating_point is_complex
     """.split()
 )
+# Methods returning a tuple of tensors that no other class has (numpy's arrays, torch's
+# storages, nn.Module): what ``x.topk(k)`` returned holds tensors (checked as above).
+TENSOR_ONLY_TUPLE_METHODS = frozenset({"topk"})
 # torch.<name>(x, ...) that raise TypeError unless x is a tensor (or has __torch_function__):
 # no overload takes a number, a list or an ndarray first (checked with torch in
 # tests/test_torch_input_evidence.py); calling one on a name is evidence it is a tensor.

@@ -62,27 +62,6 @@ def matmul_sizes(a: Value, b: Value):
     return tuple(batch) + (a.sizes[-2], b.sizes[-1])
 
 
-def attribute_layout(base: Value, attr: str) -> Value:
-    if attr in ("data",):
-        return base.with_(mono=None)
-    if attr in ("real", "imag"):
-        return Value(base.kind, sizes=base.sizes, permuted_by=base.permuted_by)
-    sizes, strides = base.sizes, base.strides
-    if sizes is None or strides is None:
-        return Value(base.kind, permuted_by="." + attr)
-    rank = len(sizes)
-    if attr == "T":
-        res = L.permute(sizes, strides, list(range(rank - 1, -1, -1)))
-    elif attr in ("mT", "mH"):
-        res = L.swap(sizes, strides, -2, -1) if rank >= 2 else None
-    else:  # H
-        res = L.swap(sizes, strides, 0, 1) if rank == 2 else (sizes, strides)
-    if res is None:
-        return Value(base.kind)
-    return Value(base.kind, sizes=res[0], strides=res[1], permuted_by="." + attr,
-                 assumes=base.assumes)
-
-
 def subscript_layout(ev, node: ast.Subscript, base: Value, sl: ast.AST, idx: Value) -> Value:
     if base.sizes is None and base.open_layout is not None and base.open_layout[1] is not None:
         return _open_subscript(ev, node, base, sl, idx)

@@ -12,7 +12,9 @@ from typing import Dict, NamedTuple, Optional
 
 from . import torchfacts as facts
 from .methodlayouts import const_int
-from .values import NOT, Value
+from .modulescan import defines_method
+from .torchapi import TENSOR_ONLY_TUPLE_METHODS
+from .values import ANNOTATED, NOT, TENSOR, UNKNOWN, Value
 
 
 def _tensor_tuple_count(kind) -> int:
@@ -85,6 +87,18 @@ def tuple_shape(ev, node: ast.Call) -> Optional[TupleShape]:
     if not count and name in with_dim and _has_dim(node, first):
         count = with_dim[name]
     return TupleShape(name, count, name in CONTIGUOUS_TUPLES, first == 1) if count else None
+
+
+def method_result(ev, shape: TupleShape, recv: Value) -> Optional[Value]:
+    """What ``recv.topk(k)`` (a method of the tables) returns holds: tensors of ``recv``'s
+    kind where ``recv`` is a tensor, tensors where it is untraced and the method one only
+    tensors have (unless the module defines a method of that name); else None."""
+    if recv.kind in (TENSOR, ANNOTATED):
+        return Value(recv.kind, caveat=recv.caveat, permuted_by=recv.permuted_by)
+    if shape.name in TENSOR_ONLY_TUPLE_METHODS and recv.kind == UNKNOWN and recv.qualname is None \
+            and not recv.local_def and not defines_method(ev, shape.name):
+        return Value(TENSOR, permuted_by=recv.permuted_by)
+    return None
 
 
 def tuple_result(shape: TupleShape, v: Value) -> Value:
