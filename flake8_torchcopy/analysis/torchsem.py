@@ -66,10 +66,13 @@ def subscript_layout(ev, node: ast.Subscript, base: Value, sl: ast.AST, idx: Val
     if base.sizes is None and base.open_layout is not None and base.open_layout[1] is not None:
         return _open_subscript(ev, node, base, sl, idx)
     plain = Value(base.kind, permuted_by=base.permuted_by)  # a part of a permuted tensor stays marked
-    if base.sizes is None or base.strides is None:
+    strides_in = base.strides
+    if base.sizes is not None and strides_in is None and base.permuted_by is None:
+        strides_in = L.contiguous_strides(base.sizes)  # untouched: contiguous, as for a method call
+    if base.sizes is None or strides_in is None:
         return plain
     items = list(sl.elts) if isinstance(sl, ast.Tuple) else [sl]
-    sizes, strides = list(base.sizes), list(base.strides)
+    sizes, strides = list(base.sizes), list(strides_in)
     ellipses = [i for i, it in enumerate(items)
                 if isinstance(it, ast.Constant) and it.value is Ellipsis]
     if len(ellipses) > 1:
