@@ -43,11 +43,12 @@ VIEW = ["correct[:k].view(-1)", "correct[:k].contiguous().view(-1)", "correct[:k
 # known, 2 or more: compared with a tensor expanded to its sizes, its strides carry over to
 # correct, and [:k] cuts the permuted dim), eq against an expand_as or a 2-d broadcast.
 # .T of an unknown rank reverses every dim: pred's last two first (a tensor: only a tensor
-# has topk), then the rest, each merge across them raising too.
-# Undecided: a broadcast against target.unsqueeze(0)
-# or target[None] depends on target's rank (not known), and so does transpose(0, 1) against a
-# broadcast view(1, -1) (the rest of pred's dims may broadcast).
-FOUND = {"t": T, "eq": EQ[:5]}
+# has topk), then the rest, each merge across them raising too.  eq against
+# target.unsqueeze(0), of unknown rank: pred's layout, unless target.dim() > 1 (the claim
+# says so).  Undecided: pred == target[None] (target is not proven a tensor: numpy's arrays
+# take [None] too), and transpose(0, 1) against a broadcast view(1, -1) (the rest of pred's
+# dims may broadcast).
+FOUND = {"t": T, "eq": EQ[:6]}
 
 
 def _variants():

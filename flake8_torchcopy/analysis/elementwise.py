@@ -4,9 +4,10 @@ strides from the inputs', per ATen's rule in :func:`.layout.tensor_iterator`) an
 :mod:`.torchsem` and :mod:`.sizes`."""
 from __future__ import annotations
 
-from typing import Optional, Sequence
+from typing import FrozenSet, List, Optional, Sequence, Tuple
 
 from . import layout as L
+from .symbolic import Condition, Rest
 from .values import NOT, Value
 
 
@@ -79,6 +80,12 @@ def elementwise_layout(kind: str, inputs: Sequence[Value], label: str,
             found = _first_decides(kind, [layouts[0]] + [(sz, None) for sz in sized[1:]], taint, assumes)
             if found is not None:
                 return found
+    bounded = _ranks_bounded(tensors[1:], layouts[0])
+    if bounded is not None:  # pred.eq(target.unsqueeze(0)): no input of more dims than pred
+        by_first = L.first_input_decides(layouts[0], bounded[0])
+        if by_first is not None:
+            return Value(kind, sizes=layouts[0][0], strides=by_first, permuted_by=taint,
+                         assumes=assumes | bounded[1])
     opened = tensors[0].open_layout
     if len(tensors) == 1 and opened is not None and opened[1] is not None:
         # a tensor of unknown rank: dense, its strides carry over (numbers are no input)
@@ -118,3 +125,40 @@ def masked_fill_layout(kind: str, x: Value, mask: Value) -> Value:
     if sizes is None:
         return Value(kind)  # contiguous, of sizes not known
     return Value(kind, sizes=sizes, strides=L.contiguous_strides(sizes))
+
+
+def _ranks_bounded(others: Sequence[Value], first) -> Optional[Tuple[List[L.Sizes], FrozenSet[Condition]]]:
+    """Where the first input's layout is known and some other input is ``u.unsqueeze(0)`` or
+    ``u[None]`` of a ``u`` of unknown rank (the rest of :func:`.methodlayouts.unsqueezed`),
+    every other of known sizes or such: the sizes to check against the first's (``u``'s
+    dims left out: of no more dims than the first, each broadcasts into it or the op
+    raises), and the condition that ``u`` has more dims, which the claim then rests on."""
+    if first is None or not others:
+        return None
+    rank = len(first[0])
+    sizes: List[L.Sizes] = []
+    conditions = set()
+    for v in others:
+        opened = v.open_layout
+        key = _unsqueezed_key(opened[0][-1]) if v.sizes is None and opened is not None else None
+        if key is not None:
+            ones = len(opened[0]) - 1  # type: ignore[index]
+            if ones > rank:
+                return None
+            sizes.append(tuple(opened[0][:-1]))  # type: ignore[index]
+            conditions.add(Condition(f"{key[2]}.dim() > {rank - ones}"))
+        elif v.sizes is not None:
+            sizes.append(v.sizes)
+        else:
+            return None
+    return (sizes, frozenset(conditions)) if conditions else None
+
+
+def _unsqueezed_key(m):
+    """The key of the :class:`Rest` ``m`` is, when :func:`.methodlayouts.unsqueezed` made it."""
+    atoms = list(m.atoms())
+    if len(atoms) != 1 or not isinstance(atoms[0], Rest) or m != type(m).sym(atoms[0]):
+        return None
+    key = atoms[0].key[1]
+    return key if isinstance(key, tuple) and key[:1] == ("unsqueezed",) else None
+

@@ -207,7 +207,11 @@ def _view(c: Call) -> Value:
 def _unsqueeze(c: Call) -> Value:
     sizes, strides = c.sizes, c.strides  # x.unsqueeze(d), torch.unsqueeze(x, dim=d)...
     ints = c.ints + [const_int(k.value) for k in c.node.keywords if k.arg == "dim"]
-    if len(ints) != 1 or ints[0] is None or sizes is None or strides is None or len(ints) - len(c.ints) != len(c.node.keywords):
+    if len(ints) != 1 or ints[0] is None or len(ints) - len(c.ints) != len(c.node.keywords):
+        return c.plain
+    if ints[0] == 0 and sizes is None and c.recv.open_layout is None and c.taint is None:
+        return unsqueezed(c.recv, c.ev.idx.text(c.recv_node), c.node, 1)
+    if sizes is None or strides is None:
         return c.plain
     d = ints[0] if ints[0] >= 0 else ints[0] + len(sizes) + 1
     if 0 <= d <= len(sizes):
@@ -245,6 +249,15 @@ def _select(c: Call) -> Value:
         return c.plain
     return Value(c.recv.kind, sizes=c.sizes[:d] + c.sizes[d + 1:], strides=c.strides[:d] + c.strides[d + 1:],  # type: ignore[index]
                  permuted_by=c.taint, assumes=c.recv.assumes)
+
+
+def unsqueezed(recv: Value, text: str, node: ast.AST, ones: int) -> Value:
+    """``u.unsqueeze(0)`` / ``u[None]`` (``ones`` new dims) of an untraced ``u`` of unknown rank,
+    taken as contiguous: an open layout of those dims of size 1, then ``u``'s (a
+    :class:`Rest` that :func:`.elementwise._ranks_bounded` reads)."""
+    rest = Mono.sym(Rest(f"math.prod({text}.shape)", ("unsqueezed", id(node), text)))
+    return Value(recv.kind, open_layout=((ONE,) * ones + (rest,), (rest,) * ones + (ONE,)),
+                 assumes=recv.assumes)
 
 
 def _layout_preserving(c: Call) -> Value:

@@ -63,10 +63,13 @@ class SizeArithmetic:
         before is that size, unless the same dim was also asked for from the start (two
         names, kept apart)."""
         opened = owner.open_layout  # torch.tensor(pairs): (n, 2, rest); rank 2 leaves no rest
-        if opened is not None and len(opened[0]) == rank + 1 and owner.permuted_by is None \
+        if opened is not None and len(opened[0]) <= rank + 1 and owner.permuted_by is None \
                 and None not in opened[0] and opened[1] is not None \
                 and tuple(opened[1]) == tuple(L.contiguous_strides(cast(Sequence[Mono], opened[0]))):
-            return tuple(cast(Sequence[Mono], opened[0])[:rank])
+            known = tuple(cast(Sequence[Mono], opened[0]))
+            if len(known) >= rank:  # the rest no dim, or one (u[None] taken as 2-d: 1, u's size)
+                return known[:rank]
+            return known[:-1] + tuple(dim_size(f"{text}.size({i})", owner, i) for i in range(len(known) - 1, rank))
         asked: Dict[int, Mono] = self.__dict__.get("_asked_dims", {}).get(owner.serial, {}) \
             if exact else {}
         out = []

@@ -14,7 +14,7 @@ from . import argreturns, dictreads, pipelines, yields
 from . import layout as L
 from . import torchapi as api
 from .elementwise import elementwise_layout, masked_fill_layout, permuted_origin
-from .methodlayouts import _operand_values, const_int, method_layout
+from .methodlayouts import _operand_values, const_int, method_layout, unsqueezed
 from .modulescan import defines_method
 from .pieces import PIECES, piece_layout
 from .symbolic import ONE, Mono, Sym
@@ -66,6 +66,9 @@ def subscript_layout(ev, node: ast.Subscript, base: Value, sl: ast.AST, idx: Val
     if base.sizes is None and base.open_layout is not None and base.open_layout[1] is not None:
         return _open_subscript(ev, node, base, sl, idx)
     plain = Value(base.kind, permuted_by=base.permuted_by)  # a part of a permuted tensor stays marked
+    ones = _leading_nones(sl)
+    if ones and base.sizes is None and base.open_layout is None and base.permuted_by is None:
+        return unsqueezed(base, ev.idx.text(node.value), node, ones)  # u[None] of unknown rank
     strides_in = base.strides
     if base.sizes is not None and strides_in is None and base.permuted_by is None:
         strides_in = L.contiguous_strides(base.sizes)  # untouched: contiguous, as for a method call
@@ -139,6 +142,16 @@ def _open_subscript(ev, node: ast.Subscript, base: Value, sl: ast.AST, idx: Valu
         return Value(base.kind, permuted_by=base.permuted_by)
     return Value(base.kind, permuted_by=part.permuted_by, open_layout=(part.sizes, part.strides),
                  assumes=part.assumes)
+
+
+def _leading_nones(sl: ast.AST) -> int:
+    """How many ``None`` an index of only ``None`` (``u[None]``, ``u[None, None, ...]``,
+    an ``...`` last at most) holds; 0 for any other."""
+    items = list(sl.elts) if isinstance(sl, ast.Tuple) else [sl]
+    if items and isinstance(items[-1], ast.Constant) and items[-1].value is Ellipsis:
+        items = items[:-1]
+    nones = all(isinstance(it, ast.Constant) and it.value is None for it in items)
+    return len(items) if nones else 0
 
 
 def _slice_step(it: ast.AST) -> Optional[int]:
