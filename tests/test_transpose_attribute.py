@@ -85,3 +85,14 @@ def test_only_a_tensor_has_topk():
     assert "TRC201" in [f.code for f in lint_source(source)]
     local = source + "\n\nclass Beam:\n    def topk(self, k, *args):\n        return self, self\n"
     assert "TRC201" not in [f.code for f in lint_source(local)]
+
+
+def test_no_layout_is_derived_from_a_view_that_splits_the_reversed_rest():
+    """``x.T.view(a, b, 3, -1)`` of a 4-d ``x`` (3 its dim 1) splits the rest into x's first
+    two dims, their strides in reverse order: a permute of them back is contiguous, and the
+    view after it legal (a split of the open layout's rest would say the opposite)."""
+    source = ("import torch\n\n\ndef f(x: torch.Tensor, k: int):\n"
+              "    y = x.T.view(x.size(-1), x.size(-2), 3, -1)\n"
+              "    return y.permute(0, 1, 3, 2).view(x.size(-1), x.size(-2), -1)\n")
+    assert not _run(source, torch.randn(2, 3, 4, 5), 2)
+    assert "TRC201" not in [f.code for f in lint_source(source)]

@@ -175,9 +175,18 @@ def _expand_as(c: Call) -> Value:
                  assumes=c.recv.assumes)
 
 
+def reversed_rest(opened) -> bool:
+    """Does the open layout's rest stand for dims in reverse order (``x.T``'s, :mod:`.attributes`)?
+    A view may be judged on it (one that raises there raises), but the layout of a view
+    of it that splits the rest would not be the real one's: none is derived."""
+    atoms = list(opened[0][-1].atoms())
+    key = atoms[0].key[1] if len(atoms) == 1 and isinstance(atoms[0], Rest) else None
+    return isinstance(key, tuple) and key[:1] == ("rest-head",)
+
+
 def _view(c: Call) -> Value:
     kind, sizes, strides = c.recv.kind, c.sizes, c.strides
-    if sizes is None and c.recv.open_layout is not None:
+    if sizes is None and c.recv.open_layout is not None and not reversed_rest(c.recv.open_layout):
         sizes, strides = c.recv.open_layout
     if any(isinstance(k, ast.keyword) and k.arg == "dtype" for k in c.node.keywords):
         return c.plain
