@@ -236,7 +236,7 @@ def f3():
 
 def control():
     t = torch.randn(3, device="cuda")
-    return torch.zeros(3).to(t)
+    return torch.ones(3).to(t)
 """
 
 
@@ -247,7 +247,8 @@ def test_to_a_tensor_the_module_shows_built_on_the_host(tmp_path):
     (tmp_path / "m.py").write_text(textwrap.dedent(HOST_MADE))
     run = "import m; x = m.torch.zeros(3); print(all(x.to(m.make()) is x for _ in [0]))"
     assert run_py(tmp_path, run) == "True"
-    # the control: t built on a device, a plain tensor: device=t.device, dtype=t.dtype (safe)
+    # the control: t built on a device, a plain tensor: device=t.device, dtype=t.dtype (safe
+    # after ones only: zeros and eye disagree with .to() for bits8 and uint16+ tensors)
     assert lint(HOST_MADE) == [("TRC112", 34, True)]
 
 
