@@ -175,7 +175,8 @@ def test_np_load_is_not_always_an_array(tmp_path):
 
 
 # ------------------------------------------------------------- torch facts of TRC109's fix
-DTYPES = ["float32", "float64", "float16", "int64", "int32", "uint8", "bool", "complex64"]
+DTYPES = ["float32", "float64", "float16", "int64", "int32", "int16", "int8", "uint8", "uint16",
+          "uint32", "bool", "complex64", "complex128"]  # uint64: test_where_the_fix_is_not_exact
 
 
 def _same(a, b):
@@ -198,7 +199,7 @@ def test_one_dtype_1d_arrays_give_the_same_tensor(dtype):
             lst = [(rng.standard_normal(m) * 50).astype(dtype) for _ in range(n)]
             for target in float_targets:
                 kw = {} if target is None else {"dtype": target}
-                if dtype == "complex64" and target is not None:
+                if dtype.startswith("complex") and target is not None:
                     continue
                 assert _same(torch.tensor(lst, **kw), torch.tensor(np.array(lst), **kw)), (dtype, n, m, target)
     # zero-length arrays, an empty list (even with a dtype): other strides
@@ -213,6 +214,13 @@ def test_one_dtype_1d_arrays_give_the_same_tensor(dtype):
 
 def test_where_the_fix_is_not_exact():
     f32, f64, i64 = np.ones(3, np.float32), np.ones(3), np.arange(3)
+    # uint64 arrays: element by element raises, through np.array they convert (not with a
+    # floating dtype=, where both give the same)
+    u64 = [np.array([0, 1, 2**64 - 1], np.uint64)] * 2
+    assert _outcome(lambda: torch.tensor(u64)) is TypeError
+    assert torch.tensor(np.array(u64)).dtype == torch.uint64
+    for target in (torch.float32, torch.float64):
+        assert _same(torch.tensor(u64, dtype=target), torch.tensor(np.array(u64), dtype=target))
     # mixed dtypes promote otherwise
     assert torch.tensor([i64, f32]).dtype == torch.float32
     assert torch.tensor(np.array([i64, f32])).dtype == torch.float64
@@ -267,6 +275,8 @@ def test_the_safe_fixes_are_the_exact_cases():
         "torch.tensor([a, np.zeros(n, dtype=np.float32)])": False,  # n may be 0
         "torch.tensor([a, np.zeros(0, dtype=np.float32)])": False,
         "torch.tensor([a * 2, np.ones(3, dtype=np.float32) / 4])": True,
+        "torch.tensor([a.astype(np.uint64), np.ones(3, dtype=np.uint64)])": False,  # raises
+        "torch.tensor([a.astype(np.uint64), a.astype(np.uint64)], dtype=torch.float64)": True,
     }
     for expr, safe in cases.items():
         findings = [f for f in lint_source(src + f"y = {expr}\n") if f.code == "TRC109"]

@@ -57,7 +57,8 @@ class TensorOfNdarrays(Rule):
         "2-d array of shape (0, 3) loses its last dim in torch only; zero-length arrays give "
         "strides (1, 1) in torch and (0, 0) through numpy; an empty list is float32 for torch "
         "and float64 for numpy (with `dtype=`, strides (1,) against (0,)); `dtype=torch.int64` "
-        "raises for float arrays in torch only. For `torch.as_tensor` and the legacy "
+        "raises for float arrays in torch only, and so does a list of uint64 arrays without a "
+        "floating `dtype=` (numpy converts it). For `torch.as_tensor` and the legacy "
         "constructors the result shares the temporary array's memory, which `resize_()` cannot "
         "grow, and an integer legacy constructor raises for float arrays in torch only: unsafe. Unsafe too inside "
         "TorchScript, and where the module may set a default device or replace `torch.tensor`."
@@ -158,6 +159,8 @@ class TensorOfNdarrays(Rule):
             return "other keywords"
         if len({a.dtype for a in arrays}) != 1 or arrays[0].dtype is None:
             return "the arrays' dtypes are not known to be one"
+        if arrays[0].dtype == "uint64" and "dtype" not in kw:
+            return "torch.tensor raises for a list of uint64 arrays, np.array(...) converts it"
         if any(a.ndim != 1 or not a.filled for a in arrays):
             return "the arrays are not known to be 1-d and non-empty"
         if not literal:
