@@ -13,6 +13,7 @@ from typing import Any, List, Optional, Sequence, Tuple, cast
 
 from . import foreignmethods, gradfree, gradmode, hostmade, listattrs, locallists, numpyish, tensorlists
 from .caught import CAUGHT_RUNTIME, CAUGHT_TYPE
+from .modulescan import may_trace
 from .scopes import enclosing_scope
 from .symbolic import Mono
 from .torchapi import DTYPE_NAMES, LEGACY_CONSTRUCTORS
@@ -212,6 +213,13 @@ class Context:
             return True
         func = self._w.closure_func
         return func is not None and func.name in self._w.functions_caught(type_error=True)
+
+    @property
+    def may_trace(self) -> bool:
+        """May the module trace its functions (``torch.jit.trace``, ``torch.onnx.export``)?
+        The trace keeps ``t.numpy()``'s values as constants: a fix that skips numpy changes
+        what the traced function returns (:func:`.modulescan.may_trace`)."""
+        return may_trace(self._w.source)
 
     def may_replace_torch(self, name: str) -> bool:
         """May the module replace ``torch.<name>`` (an attribute store of that name,

@@ -371,3 +371,14 @@ def may_script(source: str) -> bool:
     return "jit" in source and re.search(
         r"\bjit\s*\.\s*(?:script|script_if_tracing)\s*\(|\bfrom\s+torch\.jit\s+import\b",
         source) is not None
+
+
+_TRACE_CALL = re.compile(r"\btrace(?:_module)?\s*\(|\bonnx\s*\.\s*export\s*\(")
+
+
+def may_trace(source: str) -> bool:
+    """May the module trace its own functions (``torch.jit.trace(f, ...)``, ``trace_module``,
+    ``torch.onnx.export``, which traces)?  The tracer records what ``t.numpy()`` returns as a
+    constant of the trace, where ``t.detach().clone()`` stays an op on ``t``: any ``trace(``
+    or ``onnx.export(`` call in a module whose text mentions ``jit`` or ``onnx``."""
+    return ("jit" in source or "onnx" in source) and _TRACE_CALL.search(source) is not None

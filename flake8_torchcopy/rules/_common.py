@@ -103,14 +103,16 @@ def replace_fix(ctx, node: ast.AST, replacement: Replacement, safe: bool, messag
     return Fix((Edit(start, end, replacement),), SAFE if safe else UNSAFE, message)
 
 
-def copy_fix_safety(ctx, tensor: ast.AST, kind: str) -> bool:
+def copy_fix_safety(ctx, tensor: ast.AST, kind: str, kw: Optional[Dict[str, ast.keyword]] = None) -> bool:
     """A ``torch.tensor``-style copy fix is safe only on data-flow evidence that ``tensor``
     is a plain tensor on every path, outside TorchScript, in a module that sets no
     default device and does not replace ``torch.tensor``, and not where a handler may catch
     the RuntimeError the original raises for an MKLDNN tensor (``torch.tensor``), a sparse
-    compressed or conjugate-view receiver (``new_tensor``), which the rewrite does not."""
+    compressed or conjugate-view receiver (``new_tensor``), which the rewrite does not; and
+    only where the keywords ``kw``, which the rewrite evaluates after ``tensor.detach()``,
+    :func:`runs_clean` (``torch.tensor(t, dtype=pick(t))`` with ``pick`` resizing ``t``)."""
     return kind == "tensor" and ctx.fix_caveat(tensor) is None and ctx.fix_blocker is None \
-        and not ctx.error_may_be_handled
+        and not ctx.error_may_be_handled and all(runs_clean(ctx, k.value) for k in (kw or {}).values())
 
 
 def plain_tensor(ctx, node: ast.AST) -> bool:
@@ -123,6 +125,26 @@ def is_simple(node: ast.AST) -> bool:
     while isinstance(node, ast.Attribute):
         node = node.value
     return isinstance(node, ast.Name)
+
+
+#: calls that change no tensor: what :func:`runs_clean` lets an argument call
+_CLEAN_CALLS = frozenset({"torch.device", "torch.get_default_dtype"})
+
+
+def runs_clean(ctx, node: ast.AST) -> bool:
+    """May evaluating ``node`` change no tensor?  A rewrite that moves ``t.detach()`` ahead of
+    an argument (``t.clone(memory_format=fmt(t)).detach()`` -> ``t.detach().clone(...)``) fixes
+    ``t``'s sizes before the argument runs: a call there may resize ``t`` in place
+    (``t.unsqueeze_(0)``, ``t.data = ...``) or rebind a name with ``:=``. Constants, names,
+    attribute chains (as :func:`is_simple`: a property is taken to have no side effects) and
+    ``torch.device(...)`` of such are clean; any other call, ``:=``, ``await`` or ``yield`` not."""
+    for n in ast.walk(node):
+        if isinstance(n, ast.Call):
+            if ctx.qualname(n.func) not in _CLEAN_CALLS:
+                return False
+        elif isinstance(n, (ast.NamedExpr, ast.Await, ast.Yield, ast.YieldFrom)):
+            return False
+    return True
 
 
 def same_expr(a: ast.AST, b: ast.AST) -> bool:

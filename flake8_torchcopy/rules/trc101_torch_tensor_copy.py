@@ -49,7 +49,10 @@ class TorchTensorCopy(Rule):
         "`exec`/`globals()`), and the call must not be inside `@torch.jit.script` (nor the module script "
         "a function by a call: `torch.jit.script(f)`). Keywords "
         "keep their written order; a `requires_grad=` written before a keyword with side "
-        "effects gets no fix. With `--trust-annotations`, a parameter annotated `torch.Tensor` "
+        "effects gets no fix; a `dtype=`/`device=` that calls anything but `torch.device` gets "
+        "an unsafe one (the fix evaluates it after `t.detach()`: a call that resizes t in place, "
+        "`t.unsqueeze_(0)`, changes what the original copies, not the fix). With "
+        "`--trust-annotations`, a parameter annotated `torch.Tensor` "
         "counts as a tensor and the fix is unsafe. Unsafe too where a handler may catch a "
         "RuntimeError (`torch.tensor` of an MKLDNN tensor raises one, its rewrite copies), in a "
         "module that may enter a torch function or dispatch mode (it sees other ops) or rebind "
@@ -144,7 +147,7 @@ class TorchTensorCopy(Rule):
                        f"use {short(ctx.atom_text(arg), 24)}.detach().clone() and pin_memory() if needed")
             ctx.report(self.code, node, message)
             return
-        safe = copy_fix_safety(ctx, arg, kind)
+        safe = copy_fix_safety(ctx, arg, kind, kw)
         message = (f"use {short(replacement)} instead of torch.tensor({t}): copy-constructing "
                    "from a tensor is slower and warns")
         ctx.report(self.code, node, message,

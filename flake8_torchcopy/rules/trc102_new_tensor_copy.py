@@ -5,7 +5,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from ._common import (code, copy_expression, copy_fix_safety, hole, is_simple, keywords, plain_tensor,
-                      replace_fix, same_expr, short)
+                      replace_fix, runs_clean, same_expr, short)
 from .base import Example, Rule
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -38,7 +38,9 @@ class NewTensorCopy(Rule):
         "attribute (it may be a property) or an unproven x gives an unsafe fix. An explicit "
         "`dtype=` or `device=` wins over x's. When x is not a plain name or attribute chain "
         "(it would be evaluated twice), no fix. The fix reads x after the argument: an "
-        "argument that binds a name with `:=` (`x.new_tensor((x := y) + 1)`) gives an unsafe fix."
+        "argument that may have side effects (`:=`, a call: `x.new_tensor((x := y) + 1)`) gives an "
+        "unsafe fix, and so does a `dtype=`/`device=` that calls anything but `torch.device`: "
+        "the fix evaluates it after `t.detach()`, which a call resizing t in place would not see."
     )
     triggers = (("new_tensor",),)
     function_triggers = (("new_tensor(",),)
@@ -112,20 +114,13 @@ class NewTensorCopy(Rule):
             return
         # x.new_tensor keeps x's class, and the fix reads x twice: x must be a plain
         # tensor held in a name (an attribute may be a property)
-        safe = copy_fix_safety(ctx, arg, kind) and (
+        safe = copy_fix_safety(ctx, arg, kind, kw) and (
             same_expr(x, arg) or (isinstance(x, ast.Name) and plain_tensor(ctx, x)
-                                  and not _walrus_in(node)))
+                                  and runs_clean(ctx, arg)))
         ctx.report(self.code, node,
                    f"use {short(replacement)} instead of {xt}.new_tensor({t}): copy-constructing "
                    "from a tensor is slower and warns",
                    replace_fix(ctx, node, replacement, safe, f"Replace with `{short(replacement)}`"))
-
-
-def _walrus_in(call: ast.Call) -> bool:
-    """Does an argument bind a name with ``:=``?  The fix reads ``x.dtype`` after the
-    arguments, the original read ``x`` before them: ``x.new_tensor((x := y) + 1)``."""
-    return any(isinstance(n, ast.NamedExpr) for a in call.args + [k.value for k in call.keywords]
-               for n in ast.walk(a))
 
 
 RULE = NewTensorCopy()

@@ -5,7 +5,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from ..finding import SAFE, UNSAFE, Fix
-from ._common import code, detach_after, hole, plain_tensor, replace_fix, short, swap_edit
+from ._common import code, detach_after, hole, plain_tensor, replace_fix, runs_clean, short, swap_edit
 from .base import CalledThen, Example, Rule
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -40,7 +40,9 @@ class CloneDetach(Rule):
         "that do not commute (a graph batch whose `detach()` works in place). `torch.Tensor.clone(t)`, "
         "`torch.ops.aten.clone(t)` and `super().clone()` are not reported. Arguments of `clone` "
         "(`memory_format=`) move with it, and the rest of the chain, comments and line breaks "
-        "are kept."
+        "are kept; an argument that calls anything but `torch.device` (or binds with `:=`) "
+        "makes the fix unsafe: it then runs after the detach, and a call that resizes t in "
+        "place (`t.unsqueeze_(0)`) would change what the original clones, not the fix."
     )
     triggers = (("clone", "detach"),)
     # in a function: ``.detach()`` of what a ``clone(...)`` returns, chained
@@ -125,7 +127,8 @@ class CloneDetach(Rule):
             self.code, node,
             f"use {after} instead of {before}: the clone records a graph node that detach "
             "throws away",
-            Fix(edits, SAFE if plain_tensor(ctx, receiver) else UNSAFE, "Swap to `.detach().clone()`"),
+            Fix(edits, SAFE if plain_tensor(ctx, receiver) and _args_clean(ctx, inner) else UNSAFE,
+                "Swap to `.detach().clone()`"),
         )
 
     def check_function_form(self, node: ast.Call, inner: ast.Call, ctx: Context) -> None:
@@ -141,7 +144,14 @@ class CloneDetach(Rule):
         ctx.report(self.code, node,
                    f"use {short(after)} instead of {before}: the clone records a graph node that "
                    "detach throws away",
-                   replace_fix(ctx, node, after, plain_tensor(ctx, t), "Swap to `.detach().clone()`"))
+                   replace_fix(ctx, node, after, plain_tensor(ctx, t) and _args_clean(ctx, inner),
+                               "Swap to `.detach().clone()`"))
+
+
+def _args_clean(ctx, call: ast.Call) -> bool:
+    """The swap detaches before the clone's arguments run: a call there that resizes the
+    tensor in place (``memory_format=fmt(t)``) would change what is cloned (:func:`runs_clean`)."""
+    return all(runs_clean(ctx, a) for a in list(call.args) + [k.value for k in call.keywords])
 
 
 def _is_super(node: ast.AST) -> bool:

@@ -67,7 +67,9 @@ class RoundTrip(Rule):
         "strides, `detach().clone()` keeps others) and, for "
         "`torch.tensor`, the TRC101 conditions hold; unsafe inside a `try` whose handler may catch "
         "the RuntimeError or TypeError numpy raises (`except TypeError:` a bfloat16 fallback), or in "
-        "a function the module calls inside one. Through `.tolist()`: unsafe, because the "
+        "a function the module calls inside one, and in a module that may trace its functions "
+        "(`torch.jit.trace`, `torch.onnx.export`: the trace keeps what `numpy()` returned as a "
+        "constant, the rewrite stays an op on `t`). Through `.tolist()`: unsafe, because the "
         "dtype can change (the rewrite keeps t's dtype; the original may not). The alias form "
         "`torch.from_numpy(t.numpy())` → `t.detach()` is unsafe: under `torch.inference_mode()` "
         "the original returns an inference tensor and the rewrite a normal one."
@@ -146,8 +148,8 @@ class RoundTrip(Rule):
         if kind is _SOME:
             return self.report_some(node, ctx, base, last)
         replacement = copy_expression(ctx, base, kw, device_default='"cpu"' if cpu else None)
-        safe = last == "numpy" and copy_fix_safety(ctx, base, kind) and _not_empty(ctx, base) \
-            and not ctx.numpy_error_may_be_handled
+        safe = last == "numpy" and copy_fix_safety(ctx, base, kind, kw) and _not_empty(ctx, base) \
+            and not ctx.numpy_error_may_be_handled and not ctx.may_trace
         self.report(node, ctx, base, last, replacement, safe)
 
     def check_from_numpy(self, node: ast.Call, inner: ast.Call, ctx: Context, cloned: bool) -> None:
@@ -166,7 +168,7 @@ class RoundTrip(Rule):
             replacement = code(t, ".detach().cpu()" if cpu else ".detach()")
         # the alias form differs under inference_mode (inference tensor vs normal): unsafe
         safe = cloned and kind == "tensor" and ctx.fix_caveat(base) is None and _not_empty(ctx, base) \
-            and not ctx.numpy_error_may_be_handled
+            and not ctx.numpy_error_may_be_handled and not ctx.may_trace
         self.report(node, ctx, base, last, replacement, safe, alias=not cloned)
 
     def report_some(self, node, ctx: Context, base, last) -> None:

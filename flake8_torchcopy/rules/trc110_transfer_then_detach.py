@@ -5,7 +5,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from ..finding import SAFE, UNSAFE, Fix
-from ._common import detach_after, plain_tensor, short, swap_edit
+from ._common import detach_after, plain_tensor, runs_clean, short, swap_edit
 from .base import CalledThen, Example, Rule
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -40,7 +40,9 @@ class TransferThenDetach(Rule):
         "then identical (values, dtype, device, strides, storage sharing, requires_grad=False, "
         "no grad_fn; checked by the verifier). The transfer's arguments move with it; they must "
         "be literals, torch dtypes or `torch.device(...)`, or values proven not tensors "
-        "(`x.device`): `.to(ref)` of a Tensor subclass `ref` returns that class. Not "
+        "(`x.device`): `.to(ref)` of a Tensor subclass `ref` returns that class; and call "
+        "nothing but `torch.device(...)`: they run after the detach the fix moves ahead, and a "
+        "call that resizes t in place would change what the original transfers. Not "
         "reported when `t` is not proven a tensor: graph batches and other containers have "
         "`cpu`, `to` and `detach` methods of their own; where the proof is only an isinstance "
         "check or derived from a parameter (a Tensor subclass may override them), the fix is "
@@ -98,8 +100,9 @@ class TransferThenDetach(Rule):
         if ctx.recording_off(node):
             return  # under no_grad/inference_mode the transfer records nothing
         # the transfer's arguments choose the class too (`.to(ref)` of a subclass `ref`)
-        plain_args = all(isinstance(a, ast.Constant) or ctx.is_not_tensor(a)
-                         or (ctx.qualname(a) or "").startswith("torch.")
+        # and they run after the detach the fix moves ahead: no call that may resize t
+        plain_args = all((isinstance(a, ast.Constant) or ctx.is_not_tensor(a)
+                          or (ctx.qualname(a) or "").startswith("torch.")) and runs_clean(ctx, a)
                          for a in list(inner.args) + [k.value for k in inner.keywords])
         edit, args_text = swap_edit(ctx, node, inner)
         m = inner.func.attr  # type: ignore[attr-defined]
