@@ -11,10 +11,11 @@ facts reports and fixes rest on (:func:`facts`), which joins only ever weaken: t
 from __future__ import annotations
 
 import ast
-from typing import Callable, Dict, List, Tuple, Union
+from functools import lru_cache
+from typing import Callable, Dict, FrozenSet, List, Set, Tuple, Union
 
 from .narrowing import always_true
-from .values import UNKNOWN_VALUE, Env, Value
+from .values import UNKNOWN_VALUE, Env, Value, join
 
 #: silent passes after the first before the names still changing are given up as unknown
 MAX_PASSES = 4
@@ -99,3 +100,40 @@ def _fixpoint(w, s: Loop, enter: Callable[[], object], entry: Env, head: Env) ->
     for name in moved(head, _silent(w, s, enter, entry, head)[0]):
         widened[name] = UNKNOWN_VALUE
     return widened
+
+
+def live_element(w, s: Union[ast.For, ast.AsyncFor], first: Value) -> Value:
+    """What ``for t in xs:`` binds on a pass: the item of ``xs`` as the loop started, joined
+    with the item of what the name holds at the pass's head. A list's iterator reads it
+    live: a body that appends to it or replaces a later item (``xs[i + 1] = [1.0]``) hands
+    later passes those. Not where the body rebinds the name (the iterator keeps the old
+    object; joining would only weaken the proof). Over another expression
+    (``enumerate(xs)``), unknown where the body may change a name it reads."""
+    it = s.iter
+    changed = _changed_in_body(s)
+    if isinstance(it, ast.Name):
+        if it.id not in w.env or it.id in changed[1]:
+            return first
+        return join(first, w.element_of(w.ev(it)))  # what the name reads now
+    if any(isinstance(n, ast.Name) and n.id in changed[0] for n in ast.walk(it)):
+        return UNKNOWN_VALUE
+    return first
+
+
+@lru_cache(maxsize=64)
+def _changed_in_body(s: ast.AST) -> Tuple[FrozenSet[str], FrozenSet[str]]:
+    """Names the loop's body may change (read other than as ``n[i]`` or ``len(n)``: a method
+    call, an item store, an argument, an alias), and names it rebinds."""
+    safe: Set[int] = set()
+    used: Set[str] = set()
+    stored: Set[str] = set()
+    for b in s.body:  # type: ignore[attr-defined]
+        for n in ast.walk(b):
+            if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Load) and isinstance(n.value, ast.Name):
+                safe.add(id(n.value))
+            elif isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "len" \
+                    and len(n.args) == 1 and isinstance(n.args[0], ast.Name):
+                safe.add(id(n.args[0]))
+            elif isinstance(n, ast.Name) and id(n) not in safe:
+                (stored if not isinstance(n.ctx, ast.Load) else used).add(n.id)
+    return frozenset(used | stored), frozenset(stored)

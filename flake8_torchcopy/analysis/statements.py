@@ -15,7 +15,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
 from . import listfill, starimports
 from .caught import CAUGHT_ANY, caught_bits
 from .exprs import Evaluator
-from .loops import walk_loop
+from .loops import live_element, walk_loop
 from .narrowing import narrow, never_true, unmatched_subject
 from .optional import optional_imports
 from .projectglobals import LIBRARIES
@@ -296,7 +296,7 @@ class StatementWalker(Evaluator):
         elem = self.element_of(it)
         fill = listfill.fill_target(self, s)  # for i in range(len(xs)): xs[i] = v
         listfill.start(self, fill)
-        ended = self.loop(s, lambda: self.bind(s.target, elem, None))
+        ended = self.loop(s, lambda: self.bind(s.target, live_element(self, s, elem), None))
         listfill.filled(self, fill, ended)
         return ended
 
