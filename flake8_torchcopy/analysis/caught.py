@@ -7,7 +7,7 @@ one the program relies on there.
 from __future__ import annotations
 
 import ast
-from typing import Callable, Dict, List, Set
+from typing import Callable, Dict, List, Set, Tuple
 
 from .nodeindex import select, walk
 
@@ -36,25 +36,59 @@ def catches_type_error(h: ast.ExceptHandler) -> bool:
     return False
 
 
-def caught_bits(ev, handlers: List[ast.ExceptHandler]) -> int:
-    """What a try's ``handlers`` may catch: :data:`CAUGHT_RUNTIME` and/or :data:`CAUGHT_TYPE`."""
+def caught_bits(ev, s: ast.AST) -> int:
+    """What the try ``s`` may catch: :data:`CAUGHT_RUNTIME` and/or :data:`CAUGHT_TYPE` (both
+    where its ``finally`` swallows every exception: :func:`finally_swallows`)."""
+    handlers: List[ast.ExceptHandler] = s.handlers  # type: ignore[attr-defined]
+    if finally_swallows(s):
+        return CAUGHT_ANY
     return (CAUGHT_RUNTIME if any(ev.catches_runtime_error(h) for h in handlers) else 0) \
         | (CAUGHT_TYPE if any(catches_type_error(h) for h in handlers) else 0)
+
+
+def finally_swallows(s: ast.AST) -> bool:
+    """Does the try's ``finally`` hold a ``return`` (not in a nested def), or a ``break`` /
+    ``continue`` of an enclosing loop?  Either ends the exception the body raised."""
+    todo = [(n, False) for n in getattr(s, "finalbody", ())]
+    while todo:
+        n, in_loop = todo.pop()
+        if isinstance(n, ast.Return) or (isinstance(n, (ast.Break, ast.Continue)) and not in_loop):
+            return True
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        loop = in_loop or isinstance(n, (ast.For, ast.AsyncFor, ast.While))
+        todo.extend((c, loop) for c in ast.iter_child_nodes(n))
+    return False
 
 
 def called_where_caught(tree: ast.AST, catches: Callable[[ast.ExceptHandler], bool]) -> frozenset:
     """Names of the module's functions that may run inside a ``try`` whose handler may catch
     a RuntimeError (``catches``): called by name (``f(x)``, ``self.f(x)``) in such a body,
-    or in the body of such a function, at any depth. An error raised in them may be one
-    the program relies on (``try: return merge(x) except RuntimeError: ...``)."""
+    or in the body of such a function, at any depth; where the module has such a try or a
+    call that keeps an exception as a value (``gather(..., return_exceptions=True)``), those
+    whose body may run elsewhere (a generator, a coroutine, a decorated function:
+    :func:`_runs_elsewhere`) or read as a value (:func:`_references`); and, in a module
+    with such a try, ``forward`` and the dunder methods, which Python calls for it. An
+    error raised in them may be one the program relies on (``try: return merge(x) except
+    RuntimeError: ...``)."""
     calls: Dict[str, Set[str]] = {}  # def name -> names it calls
     caught: Set[str] = set()
+    elsewhere: Set[str] = set()
+    catching = False
     for node in select(tree, (ast.FunctionDef, ast.AsyncFunctionDef) + _TRIES):
         if isinstance(node, _TRIES):
-            if any(catches(h) for h in node.handlers):
+            if finally_swallows(node) or any(catches(h) for h in node.handlers):
+                catching = True
                 caught.update(_called_names(node.body))
         else:
             calls.setdefault(node.name, set()).update(_called_names(node.body))  # type: ignore[attr-defined]
+            if _runs_elsewhere(node):
+                elsewhere.add(node.name)  # type: ignore[attr-defined]
+    refs, holds = _references(tree)
+    if catching or holds:  # else nothing in the module catches: other modules are not seen
+        caught.update(elsewhere, refs & set(calls))
+    if catching:  # methods Python calls for the program (m(x) runs forward, a[i] __getitem__)
+        caught.update(n for n in calls if n == "forward" or (n.startswith("__") and n.endswith("__")))
     todo = list(caught)
     while todo:
         for callee in calls.get(todo.pop(), ()):
@@ -74,3 +108,59 @@ def _called_names(body: List[ast.stmt]) -> Set[str]:
                 if name is not None:
                     out.add(name)
     return out
+
+
+#: decorators that run the function where it is called (or not at all), in no try of theirs
+_PLAIN_DECORATORS = frozenset("""staticmethod classmethod property setter getter deleter cache lru_cache
+    cached_property wraps no_grad enable_grad inference_mode abstractmethod overload override script
+    script_method ignore unused export""".split())
+
+
+def _runs_elsewhere(func: ast.AST) -> bool:
+    """May the body of ``func`` run somewhere other than where it is called by name?  A
+    generator's or coroutine's body runs where it is consumed or awaited (``next(g)``,
+    ``asyncio.gather(f(), return_exceptions=True)``), and a decorator may call the function
+    inside a try of its own."""
+    if isinstance(func, ast.AsyncFunctionDef):
+        return True
+    for d in func.decorator_list:  # type: ignore[attr-defined]
+        d = d.func if isinstance(d, ast.Call) else d
+        name = d.attr if isinstance(d, ast.Attribute) else d.id if isinstance(d, ast.Name) else None
+        if name not in _PLAIN_DECORATORS:
+            return True
+    todo = list(func.body)  # type: ignore[attr-defined]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, (ast.Yield, ast.YieldFrom)):
+            return True
+        if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            todo.extend(ast.iter_child_nodes(n))
+    return False
+
+
+#: calls that keep an exception as a value, no try needed: ``gather(..., return_exceptions=True)``,
+#: an executor's future (``pool.submit(f).exception()``), a task
+_HOLDERS = frozenset("submit exception run_in_executor apply_async create_task ensure_future".split())
+
+
+def _references(tree: ast.AST) -> Tuple[Set[str], bool]:
+    """Names and attribute names read as values, not called (``map(merge, xs)``,
+    ``{"m": merge}``, ``pool.submit(self.merge)``), and strings (``getattr(a, "merge")()``):
+    whoever calls them later may do it inside a try; and whether a call may hold an
+    exception as a value (:data:`_HOLDERS`, ``return_exceptions=``)."""
+    called: Set[int] = set()
+    out: Set[str] = set()
+    holds = False
+    for n in select(tree, (ast.Call, ast.Name, ast.Attribute, ast.Constant)):  # a call before its func
+        if isinstance(n, ast.Call):
+            called.add(id(n.func))
+            holds = holds or (isinstance(n.func, ast.Attribute) and n.func.attr in _HOLDERS) \
+                or any(k.arg == "return_exceptions" for k in n.keywords)
+        elif isinstance(n, ast.Constant):
+            if isinstance(n.value, str) and n.value.isidentifier():
+                out.add(n.value)
+        elif isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and id(n) not in called:
+            out.add(n.id)
+        elif isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Load) and id(n) not in called:
+            out.add(n.attr)
+    return out, holds

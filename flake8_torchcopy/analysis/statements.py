@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
 
-from . import listfill, starimports
+from . import listfill, namespaces, starimports
 from .caught import CAUGHT_ANY, caught_bits
 from .exprs import Evaluator
 from .loops import live_element, walk_loop
@@ -181,7 +181,7 @@ class StatementWalker(Evaluator):
         saved_env, saved_outer, saved_loops, saved_raised = self.env, self.outer, self.loops, self.raised
         self.outer = self.scope_outer()  # what the module (or function) lets its methods see
         in_module_body, self.in_module_body = self.in_module_body, False
-        in_class, self.class_body = self.class_body, True
+        in_class, self.class_body = self.class_body, namespaces.class_body_mark(self, s)  # PREPARED: names unknown
         # a class body's names are no closures of the functions defined in it
         self.env, self.loops, self.raised, closure_func, self.closure_func = {}, [], [], self.closure_func, None
         self.block(s.body)
@@ -313,7 +313,7 @@ class StatementWalker(Evaluator):
     def s_Try(self, s):
         entry = dict(self.env)
         self.raised.append(entry)
-        self.catching.append(caught_bits(self, s.handlers))
+        self.catching.append(caught_bits(self, s))
         body_end = self.block(s.body)
         self.catching.pop()
         body_env = self.env

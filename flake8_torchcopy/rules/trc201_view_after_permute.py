@@ -41,7 +41,14 @@ class ViewAfterPermute(Rule):
         "a bare `except`, a class not known to be another), or a `with` whose manager may "
         "swallow it (`contextlib.suppress`), the program relies on the error: the fix is unsafe "
         "there, and in a function the module may call inside such a `try` (by name, at any "
-        "depth). A caller in another module catching it is not seen."
+        "depth), or whose body may run elsewhere: a generator or coroutine (consumed or "
+        "awaited inside a `try`, `gather(..., return_exceptions=True)`), a function with a "
+        "decorator that may wrap it in a `try`, or one the module passes as a value "
+        "(`map(merge, xs)`, `pool.submit(merge)`, a table of functions, a string for `getattr`); "
+        "in a module with such a `try`, also in `forward` and dunder methods (`m(x)`, `a[i]` "
+        "run them). A `finally` that "
+        "returns, breaks or continues swallows the error too. A caller in another module "
+        "catching it is not seen."
     )
     triggers = (("view(", "permute"), ("view(", "transpose"), ("view(", "swap"),
                 ("view(", "movedim"), ("view(", "moveaxis"), ("view(", ".t("), ("view(", ".T"),
