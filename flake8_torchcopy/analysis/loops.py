@@ -15,6 +15,7 @@ from functools import lru_cache
 from typing import Callable, Dict, FrozenSet, List, Set, Tuple, Union
 
 from .narrowing import always_true
+from .nodeindex import walk
 from .values import UNKNOWN_VALUE, Env, Value, join
 
 #: silent passes after the first before the names still changing are given up as unknown
@@ -110,14 +111,22 @@ def live_element(w, s: Union[ast.For, ast.AsyncFor], first: Value) -> Value:
     object; joining would only weaken the proof). Over another expression
     (``enumerate(xs)``), unknown where the body may change a name it reads."""
     it = s.iter
+    held = [n.id for n in walk(it) if n.__class__ is ast.Name and _holds_items(w.env.get(n.id))]
+    if not held:
+        return first  # no list, tuple or dict whose items the proof rests on
     changed = _changed_in_body(s)
     if isinstance(it, ast.Name):
-        if it.id not in w.env or it.id in changed[1]:
+        if it.id in changed[1]:
             return first
         return join(first, w.element_of(w.ev(it)))  # what the name reads now
-    if any(isinstance(n, ast.Name) and n.id in changed[0] for n in ast.walk(it)):
+    if any(name in changed[0] for name in held):
         return UNKNOWN_VALUE
     return first
+
+
+def _holds_items(v) -> bool:
+    """Is ``v`` a value whose items a proof may rest on (a list, tuple, dict)?"""
+    return v is not None and (v.mutable or v.elems is not None or v.item is not None or v.mapped is not None)
 
 
 @lru_cache(maxsize=64)
@@ -128,7 +137,7 @@ def _changed_in_body(s: ast.AST) -> Tuple[FrozenSet[str], FrozenSet[str]]:
     used: Set[str] = set()
     stored: Set[str] = set()
     for b in s.body:  # type: ignore[attr-defined]
-        for n in ast.walk(b):
+        for n in walk(b):
             if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Load) and isinstance(n.value, ast.Name):
                 safe.add(id(n.value))
             elif isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "len" \
