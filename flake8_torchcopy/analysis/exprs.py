@@ -19,7 +19,7 @@ from . import attributes, datasets, literalrows, localdicts, locallists, numpyis
 from . import nnclasses, nnmodules, nodeindex, pipelines
 from . import torchapi as api
 from . import torchsem as sem
-from . import tuples, yields
+from . import namespaces, tuples, yields
 from .binding import Binding
 from .narrowing import narrow
 from .project import imported_call
@@ -34,7 +34,6 @@ from .symbolic import Mono, Sym
 from .elementwise import elementwise_layout, permuted_origin
 from .methodlayouts import const_int
 from .modulescan import builtin, holds_view, may_retype
-from .namespaces import PREPARED
 from .torchsem import TENSOR_TYPES, is_tensorish
 from .values import ANNOTATED, NOT, NOT_VALUE, SUBCLASS, TENSOR, UNKNOWN, UNKNOWN_VALUE, Env, Value, join
 from .visitor import NodeHook
@@ -156,7 +155,7 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
         return v
 
     def e_Name(self, node):
-        if node.id in self.volatile or (self.class_body == PREPARED and node.id in self.env):
+        if node.id in self.volatile or (self.class_body == namespaces.PREPARED and node.id in self.env):
             return UNKNOWN_VALUE  # a nested function (nonlocal) or any function (global) may rebind it
         v = self.lookup(node.id)
         if node.id in self.project_imports and (read := imported_global(self, node, v)) is not None:
