@@ -17,7 +17,8 @@ Two groups, both fetched by default:
   asteroid, e3nn, pytorch-tabnet, torchani, braindecode, tianshou,
   avalanche-lib, vit-pytorch, lightning-bolts, pykan, rl-games, torchdyn,
   torchrl, opacus, pfrl, transformer-lens, trl, flair, k-diffusion, mmengine,
-  pytorch-tabular),
+  pytorch-tabular, torchattacks, captum, mmdet, botorch, pytorch-widedeep,
+  piq, x-transformers),
   labelled in ``benchmarks/labels.csv`` like the first group
   (docs/evaluation.md, "Research-style code").
 
@@ -88,6 +89,13 @@ RESEARCH_PACKAGES: Dict[str, str] = {
     "k_diffusion": "k-diffusion==0.1.1.post1",
     "mmengine": "mmengine==0.10.7",
     "pytorch_tabular": "pytorch-tabular==1.2.0",
+    "torchattacks": "torchattacks==3.5.1",
+    "captum": "captum==0.9.0",
+    "mmdet": "mmdet==3.3.0",
+    "botorch": "botorch==0.18.1",
+    "pytorch_widedeep": "pytorch-widedeep==1.7.0",
+    "piq": "piq==0.8.0",
+    "x_transformers": "x-transformers==2.31.10",
 }
 TORCH_VERSION = "2.13.0"
 ALL_CORPORA = ["torch"] + list(PACKAGES)
