@@ -13,6 +13,7 @@ import re
 from typing import Callable, Dict, List, Optional, Set, Tuple
 
 from ..source import word_offsets
+from .convertedlists import Converts, converted_uses
 from .modulescan import builtin
 from .nodeindex import children, walk
 from .scopes import SCOPES, enclosing_scope
@@ -107,14 +108,20 @@ class _ScopeIndex:
 UseCheck = Callable[[ast.Name, ast.AST, Parents], bool]  # (occurrence, its parent, parents) -> ok
 
 
-def every_use(scope: ast.AST, name: str, source_text: str, store: UseCheck, load: UseCheck) -> bool:
+def every_use(scope: ast.AST, name: str, source_text: str, store: UseCheck, load: UseCheck,
+              converts: Optional[Converts] = None) -> bool:
     """Is every occurrence of ``name`` in ``scope`` (:func:`uses_in_scope`, which must follow
-    it) a store that ``store`` accepts or a read that ``load`` accepts (``del``: neither)?"""
+    it) a store that ``store`` accepts or a read that ``load`` accepts (``del``: neither)?
+    With ``converts``, those that see only ``name = conv(name)`` are not asked about
+    (:func:`.convertedlists.converted_uses`)."""
     found = uses_in_scope(scope, name, source_text)
     if found is None:
         return False
     uses, parents = found
+    skip = converted_uses(scope, name, uses, parents, converts) if converts is not None else ()
     for node, parent in uses:
+        if id(node) in skip:
+            continue
         if isinstance(node.ctx, ast.Store):
             if not store(node, parent, parents):
                 return False
@@ -129,7 +136,8 @@ def list_stays_local(scope: ast.AST, name: str, source_text: str, constructors) 
     statements, ``len(name)``, ``if name:``, iteration, and calls of ``constructors``
     (qualified-name check by the caller's ``constructors(call)``)?  Then no other name
     holds the list and nothing but those appends fills it: the analysis has seen every
-    item.  What :func:`uses_in_scope` does not follow, and ``del``, refuse it."""
+    item.  What :func:`uses_in_scope` does not follow, and ``del``, refuse it; what only sees
+    ``name = conv(name)`` (``conv`` a call ``constructors`` accepts) is not the list."""
     stored = []
 
     def store(node: ast.Name, parent: ast.AST, parents: Parents) -> bool:
@@ -142,7 +150,7 @@ def list_stays_local(scope: ast.AST, name: str, source_text: str, constructors) 
     def load(node: ast.Name, parent: ast.AST, parents: Parents) -> bool:
         return _allowed_read(node, parent, parents, constructors)
 
-    return every_use(scope, name, source_text, store, load) and bool(stored)
+    return every_use(scope, name, source_text, store, load, constructors) and bool(stored)
 
 
 def unaliased_store(parent: ast.AST) -> bool:
@@ -215,7 +223,8 @@ def list_reads_safe(ev, name: ast.Name) -> bool:
     evaluator follows it), and passing it to ``torch.tensor``/``stack``/``cat``..., ``numpy.array``
     ..., or a builtin that reads (``len``, ``zip``, ``sorted``...; not shadowed).  Any other
     read (a call, another name, a display, ``xs[i] = v``, ``del xs[i]``, ``xs += ...``) may
-    store into it.  Decided once per scope and name."""
+    store into it; what only sees ``xs = torch.tensor(xs)`` (one of those calls) is not the
+    list.  Decided once per scope and name."""
     return _per_scope(ev, name, "_list_reads", lambda scope, text: _reads_only(ev, scope, name.id, text))
 
 
@@ -248,7 +257,8 @@ def scope_of(ev, tree: ast.AST, node: ast.AST) -> ast.AST:
 
 def _reads_only(ev, scope: ast.AST, name: str, text: str) -> bool:
     return every_use(scope, name, text, lambda node, parent, parents: unaliased_store(parent),
-                     lambda node, parent, parents: _list_read(ev, node, parent, parents))
+                     lambda node, parent, parents: _list_read(ev, node, parent, parents),
+                     lambda call: ev.static_qualname(call.func) in _READING_CALLS)
 
 
 def _list_read(ev, node: ast.Name, parent: ast.AST, parents) -> bool:
