@@ -275,3 +275,13 @@ def test_a_size_named_before_a_rebinding_says_so():
     assert namespace["parse"](torch.randn(2, 1, 10), 2).shape == (2, 5, 2)  # the old size(1) is 1
     with pytest.raises(RuntimeError, match="view size is not compatible"):
         namespace["parse"](torch.randn(2, 3, 10), 2)
+
+
+def test_a_range_index_keeps_the_layout():
+    src = ("import torch\n\n\ndef f(x, n):\n    y = x.permute(0, 2, 1)\n    for b in range(n):\n"
+           "        y[b].view(-1)\n")
+    assert [(f.line, f.code) for f in lint_source(src, "m.py")] == [(7, "TRC201")]
+    ns: dict = {}
+    exec(src, ns)
+    with pytest.raises(RuntimeError, match="view size is not compatible"):
+        ns["f"](torch.randn(2, 3, 4), 2)

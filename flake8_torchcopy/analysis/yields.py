@@ -3,7 +3,7 @@
 One table, ``YIELDS``: for a method name, which receivers it applies to and the
 container it returns, as a :class:`~.values.Value` whose ``item`` is what iterating
 it yields and whose ``mapped`` is what its values are.  ``zip``/``enumerate``/
-``list``/``tuple``/``reversed`` carry the items through; ``.items()``/``.values()``
+``list``/``tuple``/``reversed`` carry the items through (``range`` yields ints); ``.items()``/``.values()``
 and subscripts read a mapping's values.
 
 An entry applies only to a receiver the analysis proves to be what the entry needs (a
@@ -35,7 +35,7 @@ YIELDS = {
 TORCH_FUNCTIONS = frozenset(
     q[6:] for q in facts.TENSOR_LIST_FUNCTIONS if q.startswith("torch.") and "." not in q[6:])
 _PASS_THROUGH = frozenset({"list", "tuple", "reversed", "iter"})
-BUILTINS = _PASS_THROUGH | {"zip", "enumerate"}
+BUILTINS = _PASS_THROUGH | {"zip", "enumerate", "range"}
 
 
 def method_yield(recv: Value, m: str) -> Optional[Value]:
@@ -65,6 +65,8 @@ def builtin_yield(name: str, elements: Sequence[Value]) -> Optional[Value]:
     """``zip(a, b)``, ``enumerate(a)``, ``list(a)``… given what iterating each argument yields."""
     if name == "zip" and elements:
         return Value(NOT, item=Value(NOT, elems=tuple(elements)))
+    if name == "range":  # ints (range raises on anything but ints and objects with __index__)
+        return Value(NOT, item=Value(NOT))
     if name == "enumerate" and len(elements) == 1:
         return Value(NOT, item=Value(NOT, elems=(NOT_VALUE, elements[0])))
     if name in _PASS_THROUGH and len(elements) == 1 and elements[0] is not UNKNOWN_VALUE:
