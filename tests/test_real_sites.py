@@ -38,9 +38,9 @@ class Site:
 SITES = [
     Site("kekmodel/FixMatch-pytorch utils/misc.py:41", "fixmatch_misc.py", 0, "TRC201"),
     Site("Tianxiaomo/pytorch-YOLOv4 train.py:211", "yolov4_train.py", 0, "TRC201",
-         "layout through a slice that narrows a dim ([..., :4]; integer indices and dim-0 "
-         "slices keep it already) and the clone of that non-dense piece (keeps the permuted "
-         "stride order); then a parameter of a method whose one caller is in the class"),
+         "a view against a literal size of a dim of unknown size: pred[..., :4] of a dim of "
+         "5 + self.n_classes is min(4, n) (pred[b].view(-1) is reported: the layout now "
+         "travels into build_target from its one caller, self.build_target(pred, ...))"),
     Site("ParthaEth/GIF my_utils/photometric_optimization/models/lbs.py:353", "gif_lbs.py", 0,
          "TRC201",
          "the layout of an einsum output ('bik,ji->bjk' is not contiguous); a function's "

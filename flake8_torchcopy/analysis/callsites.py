@@ -33,7 +33,8 @@ from __future__ import annotations
 import ast
 from typing import Callable, Dict, List, Optional, Sequence, Set
 
-from .values import NOT, NOT_VALUE, OTHER_MODULE, TENSOR, UNKNOWN, Value, join
+from .paramlayouts import carried, seeded
+from .values import NOT, NOT_VALUE, OTHER_MODULE, TENSOR, UNKNOWN, UNKNOWN_VALUE, Value, join
 
 MAX_ROUNDS = 3
 
@@ -47,7 +48,7 @@ BLOCK_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")  # the state
 class ClosedFunction:
     """A closed function, its parameters and every call of it in the module."""
 
-    __slots__ = ("node", "positional", "named", "defaults", "calls", "public", "external")  # public: see below
+    __slots__ = ("node", "positional", "named", "defaults", "calls", "public", "external", "layout_only")
 
     def __init__(self, node: ast.AST, method: bool = False) -> None:
         self.node = node
@@ -65,6 +66,7 @@ class ClosedFunction:
         # the fixes of findings that rest on its calls are unsafe
         self.external: Optional[List[Dict[str, Value]]] = None  # what the project's other
         # modules pass it, call by call (.projectcallers); None: not looked at; PENDING: not yet
+        self.layout_only = False  # a public method (.closedness): only a layout travels into it
 
     @property
     def params(self) -> List[str]:
@@ -88,6 +90,12 @@ class ClosedFunction:
         for k in call.keywords:
             out[k.arg] = k.value  # type: ignore[index]
         return out
+
+    def passed(self, call: ast.Call, cache: Dict[int, Value]) -> Dict[str, Value]:
+        """What ``call`` passes each parameter it gives a value (its default's included; unknown
+        where not evaluated), a permuted layout as its order (:func:`.paramlayouts.carried`)."""
+        return {p: carried(cache.get(id(a)) or UNKNOWN_VALUE, p, (id(call), p), call.lineno)
+                for p, a in self.arguments(call).items() if a is not None}
 
 
 #: :attr:`ClosedFunction.external` until asked; :data:`UNSEEN`: asked, and unknown
@@ -194,7 +202,11 @@ def parameter_seeds(sites: CallSites, passed: Dict[int, Dict[str, Value]]) -> Di
             permuted = next((w.permuted_by for w in values if w.permuted_by), None)
             if v.kind == TENSOR:
                 caveat = v.caveat or (OTHER_MODULE if c.external else UNSEEN_CALLERS if c.public else None)
-                params[p] = Value(TENSOR, permuted_by=permuted, caveat=caveat)
+                made = seeded(values, Value(TENSOR, permuted_by=permuted, caveat=caveat), p, (key, p))
+                if made.sizes is not None or not c.layout_only:  # a public method: a layout or nothing
+                    params[p] = made
+            elif c.layout_only:
+                continue
             elif v.kind == NOT:
                 params[p] = NOT_VALUE
             elif v.kind == UNKNOWN and v.mixed:

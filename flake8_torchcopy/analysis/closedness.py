@@ -17,6 +17,10 @@ when the module shows *every* call: when the function is **closed**:
 - every call passes no ``*args``/``**kwargs``, names only parameters it has, and
   passes no more positional arguments than it takes.
 
+Where views are judged, a public method (or a private one of a class with a base from
+elsewhere) called only as ``self.m(...)`` in its plain class counts too, its callers unseen:
+only a layout travels into it (:mod:`.paramlayouts`, :attr:`.callsites.ClosedFunction.layout_only`).
+
 The cheap part runs first: a text check that each candidate name occurs only as
 ``name(`` (its ``def`` included; ``self.name(`` for a method); only the names that pass
 cost a walk, and that walk enters only the nodes on the lines where they occur.
@@ -26,11 +30,12 @@ from __future__ import annotations
 import ast
 import bisect
 import unicodedata
-from typing import Callable, Dict, List, Optional, Set, Tuple, Union, cast
+from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple, Union, cast
 
 from ..source import SourceIndex, word_offsets
 from .callsites import BLOCK_FIELDS, NO_CALLSITES, PENDING, CallSites, ClosedFunction, Others
 from .nodeindex import children
+from .triggers import Word, found
 
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef)
 FuncDef = Union[ast.FunctionDef, ast.AsyncFunctionDef]
@@ -126,41 +131,54 @@ def enclosing_defs(stmts: List[ast.AST], lines: List[int]) -> Set[int]:
 
 
 def closed_functions(tree: ast.AST, idx: SourceIndex, may_match: Callable[[ast.AST], bool],
-                     public: bool = False, others: Optional[Others] = None) -> CallSites:
+                     public: bool = False, others: Optional[Others] = None,
+                     layouts: Sequence[Sequence[Word]] = ()) -> CallSites:
     """The calls of closed functions that matter: of one a rule may match inside, or of
     one that calls such a function (so its parameters can carry a tensor further).
     ``idx``: the module's source and positions; ``public``: module-level functions need
     not be private (``public-helpers``); ``others``: what the other modules of the
     project pass a module-level function (:func:`.projectcallers.other_calls`; None:
-    unknown), where the module is in one: then one called only there counts too."""
+    unknown), where the module is in one: then one called only there counts too.
+    ``layouts``: a rule judges views (:mod:`.paramlayouts`), after the words of one of these
+    groups: a function holding ``view(`` matters too where the words are in the text that
+    calls it (its class's, its enclosing function's: a call may pass a layout), and so do public methods called only as
+    ``self.m(...)`` in a plain class (:func:`_layout_method`): only a layout travels into those."""
     source = idx.source
     cands: Dict[str, List[Tuple[ast.AST, Optional[ast.AST]]]] = {}
-    defs, classes = _candidate_defs(tree, may_match, methods="def _" in source)  # private methods need it
+    viewed = bool(layouts) and "view(" in source
+    defs, classes = _candidate_defs(tree, may_match, methods="def _" in source or viewed)
     closed_classes: Optional[Set[int]] = None
+    layout_only: Set[str] = set()
     for node, owner in defs:
         func = cast(FuncDef, node)  # _candidate_defs yields only function definitions
         a = func.args
         name = func.name
         private = name.startswith("_") and "__" not in name  # `_C__h` is what `__h` means in class C
         if isinstance(owner, ast.ClassDef):
-            if func.decorator_list or not private or len(a.posonlyargs + a.args) + len(a.kwonlyargs) < 2 \
+            if func.decorator_list or len(a.posonlyargs + a.args) + len(a.kwonlyargs) < 2 \
                     or (a.posonlyargs + a.args)[0].arg != "self":
-                continue  # a public method, a static/class method or property: callers unseen
+                continue  # a static/class method or property: callers unseen
             if closed_classes is None:
                 closed_classes = _closed_classes(classes)
-            if id(owner) not in closed_classes and not public:
-                continue  # a base class from elsewhere may call it (a hook)
+            if not private or id(owner) not in closed_classes and not public:
+                # a public method, or a base class from elsewhere may call it (a hook): its
+                # callers are unseen, only a layout its calls here pass travels
+                if not (viewed and "__" not in name and _layout_method(func, owner, idx)):
+                    continue
+                layout_only.add(name)
         elif func.decorator_list or not (a.args or a.posonlyargs or a.kwonlyargs):
             continue
         elif owner is None and not public and not private:
             continue  # a public module-level function is API
         cands.setdefault(name, []).append((func, owner))
     cands = {n: found for n, found in cands.items() if len(found) == 1}  # bound once
-    relevant = {n for n, found in cands.items() if may_match(found[0][0])}
+    texts = {n: idx.line_text(found[0][0]) for n, found in cands.items()}
+    viewing = {n for n, [(_, owner)] in cands.items() if viewed and "view(" in texts[n] and (
+        owner is None or any(all(found(w, idx.line_text(owner)) for w in g) for g in layouts))}
+    relevant = {n for n, found in cands.items() if n in viewing or may_match(found[0][0])}
     if not relevant:
         return NO_CALLSITES
     # a candidate whose text calls a relevant one (a chain) may matter too
-    texts = {n: idx.line_text(found[0][0]) for n, found in cands.items()}
     wanted = set(relevant)
     grew = True
     while grew:
@@ -181,7 +199,11 @@ def closed_functions(tree: ast.AST, idx: SourceIndex, may_match: Callable[[ast.A
         owner = cands[n][0][1]
         if isinstance(owner, ast.ClassDef) and id(owner) not in (closed_classes or ()):
             c.public = True  # a base from elsewhere may call it
+        c.layout_only = n in layout_only
     relevant = {n for n in closed if n in relevant}
+    for n in [n for n in relevant & viewing if not may_match(cands[n][0][0])]:
+        if not any(_caller_may_permute(tree, idx, call.lineno, layouts) for call in closed[n].calls):
+            relevant.discard(n)  # no call can pass a permuted tensor: no layout to take
     grew = True
     while grew:
         lines = sorted({call.lineno for r in relevant for call in closed[r].calls})
@@ -195,7 +217,32 @@ def closed_functions(tree: ast.AST, idx: SourceIndex, may_match: Callable[[ast.A
     calls = {id(call): closed[n] for n in relevant for call in closed[n].calls}
     lines = sorted({call.lineno for r in relevant for call in closed[r].calls})
     extra = [closed[n] for n in relevant if not closed[n].calls]  # called only elsewhere
-    return CallSites(calls, enclosing_defs(tree.body, lines), extra, others)  # type: ignore[attr-defined]
+    walked = enclosing_defs(tree.body, lines) | {id(closed[n].node) for n in relevant & viewing}  # type: ignore[attr-defined]
+    return CallSites(calls, walked, extra, others)
+
+
+def _caller_may_permute(tree: ast.AST, idx: SourceIndex, line: int, groups: Sequence[Sequence[Word]]) -> bool:
+    """Does the function around ``line`` (the module, outside any) hold a group's words?"""
+    stmts, inner = list(tree.body), None  # type: ignore[attr-defined]
+    while stmts:
+        st = next((st for st in stmts if not hasattr(st, "lineno")
+                   or _first_line(st) <= line <= (st.end_lineno or st.lineno)), None)
+        if st is None:
+            break
+        if isinstance(st, _FUNCS):
+            inner = st
+        stmts = [c for f in _BLOCKS_OF.get(type(st), ()) for c in getattr(st, f)]
+    return inner is None or any(all(found(w, idx.line_text(inner)) for w in g) for g in groups)
+
+
+def _layout_method(func: ast.AST, owner: ast.ClassDef, idx: SourceIndex) -> bool:
+    """May a public method take a layout from its calls: it holds a ``view(``, and its class
+    is plain (no decorator, metaclass, abstract method or ``NotImplementedError``: a class
+    meant to be subclassed, whose own method may never run)?"""
+    if owner.decorator_list or owner.keywords or "view(" not in idx.line_text(func):
+        return False
+    text = idx.line_text(owner)
+    return "NotImplementedError" not in text and "abstract" not in text
 
 
 def _occurrences(source: str, name: str, method: bool) -> Tuple[List[int], bool]:

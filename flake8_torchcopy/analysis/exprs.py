@@ -409,8 +409,7 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
         """What a call of a closed function passes (joined over the times it is walked:
         a loop body is walked twice).  A default the walk has not evaluated is unknown."""
         seen = self.passed.get(id(node))
-        now = {p: (self.cache.get(id(a)) or UNKNOWN_VALUE)
-               for p, a in closed.arguments(node).items() if a is not None}
+        now = closed.passed(node, self.cache)
         self.passed[id(node)] = now if seen is None else {
             p: join(v, seen[p]) for p, v in now.items() if p in seen}
 

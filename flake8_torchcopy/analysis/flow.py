@@ -49,7 +49,8 @@ class ModuleWalk:
         walker.path = path  # its imports of its own package are followed (.project)
         # no trigger group in the module's text: no function may match, none is closed that matters
         walker.sites = closed_functions(tree, walker.idx, walker.may_match, public=options.public_helpers,
-                                        others=_others(path, options)) \
+                                        others=_others(path, options),
+                                        layouts=[g[1:] for g in walker.word_groups if g[:1] == ("view(",)]) \
             if walker.word_groups else NO_CALLSITES
 
     @classmethod
@@ -79,11 +80,11 @@ class ModuleWalk:
 
     @property
     def rests_on_public_calls(self) -> bool:
-        """Did the later rounds seed a public function's parameters from its calls here?
-        Its callers in other modules are not seen: a report the rounds changed rests on
-        them."""
-        public = {id(c.node) for c in self.walker.sites.functions() if c.public}
-        return bool(public & set(self.walker.seeds))
+        """Did the later rounds seed a public function's parameters from its calls here (its
+        callers in other modules are not seen), or any parameter's layout (.paramlayouts)?
+        A report the rounds changed rests on them."""
+        public, seeds = {id(c.node) for c in self.walker.sites.functions() if c.public}, self.walker.seeds
+        return bool(public & set(seeds)) or any(v.sizes for s in seeds.values() for v in s.values())
 
 
 def release() -> None:
@@ -145,7 +146,7 @@ def _declared(tree: ast.AST, source: str) -> Tuple[frozenset, frozenset]:
 
 
 def _seed_key(params: Optional[Dict[str, Value]]):
-    return {(p, v.kind, v.mixed, v.permuted_by, v.caveat, v.nnmod) for p, v in (params or {}).items()}
+    return {(p, v.kind, v.mixed, v.permuted_by, v.caveat, v.nnmod, v.strides) for p, v in (params or {}).items()}
 
 
 class FlowWalker(StatementWalker):
