@@ -18,7 +18,8 @@ Two groups, both fetched by default:
   avalanche-lib, vit-pytorch, lightning-bolts, pykan, rl-games, torchdyn,
   torchrl, opacus, pfrl, transformer-lens, trl, flair, k-diffusion, mmengine,
   pytorch-tabular, torchattacks, captum, mmdet, botorch, pytorch-widedeep,
-  piq, x-transformers),
+  piq, x-transformers, demucs, gpytorch, mace-torch, sbi, zuko, chemprop,
+  nequip, sentence-transformers),
   labelled in ``benchmarks/labels.csv`` like the first group
   (docs/evaluation.md, "Research-style code").
 
@@ -96,6 +97,14 @@ RESEARCH_PACKAGES: Dict[str, str] = {
     "pytorch_widedeep": "pytorch-widedeep==1.7.0",
     "piq": "piq==0.8.0",
     "x_transformers": "x-transformers==2.31.10",
+    "demucs": "demucs==4.1.0",
+    "gpytorch": "gpytorch==1.15.2",
+    "mace_torch": "mace-torch==0.3.16",
+    "sbi": "sbi==0.27.0",
+    "zuko": "zuko==1.6.0",
+    "chemprop": "chemprop==2.3.1",
+    "nequip": "nequip==0.19.1",
+    "sentence_transformers": "sentence-transformers==6.2.0",
 }
 TORCH_VERSION = "2.13.0"
 ALL_CORPORA = ["torch"] + list(PACKAGES)
