@@ -4,7 +4,9 @@
 do (checked with torch in ``tests/test_grad_free.py``): the result of ``.detach()`` or
 ``torch.detach(t)``; an index of such a value (``p[i]``, ``p[:k]``), a reshaping or
 conversion method of it (``view``, ``to``, ``float``, ...), and ``torch.cat``/``torch.stack``
-of a list or tuple display of such values.  A name is followed to every binding in the
+of a list or tuple display of such values; and, whatever they are computed from, a comparison
+(``(t != -100)``: a bool tensor) and a cast to an integer or bool dtype (``t.long()``,
+``t.bool()``): only floating point and complex tensors can require grad.  A name is followed to every binding in the
 scope that binds it: each must be a plain assignment of such a value (no parameter,
 unpacking, ``for``, augmented assignment, ``global``), and no read of the name may change
 it in place: a method or function ending in ``_`` (``p.requires_grad_()``,
@@ -38,6 +40,10 @@ SAME_GRAD = frozenset("""
     view reshape unsqueeze squeeze flatten transpose permute t contiguous expand repeat
     narrow select clone to cpu cuda float double half bfloat16 long int short bool
     """.split())
+#: casts to an integer or bool dtype: their result never requires grad, whatever the receiver
+INTEGRAL_CASTS = frozenset("bool long int short byte char".split())
+#: comparisons that give a bool tensor (``is``/``in`` give a Python bool)
+_COMPARISONS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
 _DEPTH = 12
 
 
@@ -56,6 +62,8 @@ def certainly_no_grad(tree: ast.AST, node: ast.AST, qualname: Qualname, depth: i
         return further(node.value)
     if isinstance(node, ast.Name):
         return _name_no_grad(tree, node, further, seen)
+    if isinstance(node, ast.Compare):
+        return all(isinstance(op, _COMPARISONS) for op in node.ops)
     if not isinstance(node, ast.Call):
         return False
     func, kws = node.func, {k.arg for k in node.keywords}
@@ -68,7 +76,7 @@ def certainly_no_grad(tree: ast.AST, node: ast.AST, qualname: Qualname, depth: i
                 and bool(items.elts) and all(further(e) for e in items.elts))
     if q or not isinstance(func, ast.Attribute):
         return False
-    if func.attr == "detach":
+    if func.attr == "detach" or func.attr in INTEGRAL_CASTS:
         return not node.args and not node.keywords
     return func.attr in SAME_GRAD and further(func.value)
 

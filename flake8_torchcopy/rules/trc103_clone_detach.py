@@ -30,7 +30,9 @@ class CloneDetach(Rule):
         "is certainly off (in a `with torch.no_grad():`/`inference_mode()` body or a function "
         "decorated with one, with nothing in between turning it back on) the clone records "
         "nothing, and the rule is quiet; so it is where `t` is certainly detached (`p.detach()`, "
-        "indexes, views and joins of such, through names that nothing changes in place)."
+        "indexes, views and joins of such, through names that nothing changes in place) or of a "
+        "dtype that cannot require grad (a comparison `(t != -100)`, a cast `t.long()`, "
+        "`t.bool()`: only floating point and complex tensors can)."
     )
     fix_safety = (
         "Safe when the data flow proves `t` a plain tensor on every path: the results are "
