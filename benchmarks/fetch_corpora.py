@@ -19,7 +19,7 @@ Two groups, both fetched by default:
   torchrl, opacus, pfrl, transformer-lens, trl, flair, k-diffusion, mmengine,
   pytorch-tabular, torchattacks, captum, mmdet, botorch, pytorch-widedeep,
   piq, x-transformers, demucs, gpytorch, mace-torch, sbi, zuko, chemprop,
-  nequip, sentence-transformers),
+  nequip, sentence-transformers, peft),
   labelled in ``benchmarks/labels.csv`` like the first group
   (docs/evaluation.md, "Research-style code").
 
@@ -105,6 +105,7 @@ RESEARCH_PACKAGES: Dict[str, str] = {
     "chemprop": "chemprop==2.3.1",
     "nequip": "nequip==0.19.1",
     "sentence_transformers": "sentence-transformers==6.2.0",
+    "peft": "peft==0.21.2",
 }
 TORCH_VERSION = "2.13.0"
 ALL_CORPORA = ["torch"] + list(PACKAGES)
