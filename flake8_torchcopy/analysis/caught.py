@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 from typing import Callable, Dict, List, Set, Tuple
 
-from .nodeindex import select, walk
+from .nodeindex import is_generator, select, walk
 
 _TRIES = tuple({ast.Try, getattr(ast, "TryStar", ast.Try)})  # except* from Python 3.11
 
@@ -128,14 +128,7 @@ def _runs_elsewhere(func: ast.AST) -> bool:
         name = d.attr if isinstance(d, ast.Attribute) else d.id if isinstance(d, ast.Name) else None
         if name not in _PLAIN_DECORATORS:
             return True
-    todo = list(func.body)  # type: ignore[attr-defined]
-    while todo:
-        n = todo.pop()
-        if isinstance(n, (ast.Yield, ast.YieldFrom)):
-            return True
-        if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            todo.extend(ast.iter_child_nodes(n))
-    return False
+    return is_generator(func)
 
 
 #: calls that keep an exception as a value, no try needed: ``gather(..., return_exceptions=True)``,

@@ -75,3 +75,18 @@ def select(tree: ast.AST, classes: Tuple[type, ...]) -> List[ast.AST]:
         nodes = tree.__dict__[_INDEX] = _walk_from(children(tree))
     wanted = frozenset(classes)
     return [n for n in nodes if n.__class__ in wanted]
+
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+
+def is_generator(func: ast.AST) -> bool:
+    """Does ``func``'s own body (not a scope nested in it) hold a ``yield``/``yield from``?"""
+    todo = list(func.body)  # type: ignore[attr-defined]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, (ast.Yield, ast.YieldFrom)):
+            return True
+        if not isinstance(n, _SCOPES):
+            todo.extend(ast.iter_child_nodes(n))
+    return False

@@ -14,6 +14,7 @@ import ast
 import re
 from typing import List
 
+from .nodeindex import is_generator
 from .projectdisk import FileVersion
 from .returns import dynamic_text
 from .returnwalker import tuple_length
@@ -134,14 +135,7 @@ def structure_returns(func: ast.AST) -> bool:
     if not isinstance(func, ast.FunctionDef) or func.decorator_list \
             or not func.body or not isinstance(func.body[-1], ast.Return):
         return False
-    stack: List[ast.AST] = list(func.body)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (ast.Yield, ast.YieldFrom)):
-            return False
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            stack.extend(ast.iter_child_nodes(node))
-    return True
+    return not is_generator(func)
 
 
 def may_rebind(file: FileVersion, name: str) -> bool:
