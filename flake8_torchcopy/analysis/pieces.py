@@ -36,6 +36,8 @@ def piece_layout(ev, node: ast.Call, m: str, t: Value, piece: Optional[Value],
         # pieces of listed sizes, none empty and none of size 1 (a sym is taken for no 1)
         if not (listed and min(listed) > 1 or _never_empty(m, n, whole)):
             return piece  # a piece may be empty (tensor_split(3) of 2, split([2, 0])): a view of it is legal
+        if whole is not None and not listed and _smallest(m, n, whole) <= 1:
+            return piece  # chunk(3) of 5 ends in a piece of size 1: a view of it may be legal
         size = Mono.sym(Sym(f"{ev.idx.text(node)}[i].size({d})", ("piece", id(node), d)))
     return piece.with_(sizes=t.sizes[:d] + (size,) + t.sizes[d + 1:], strides=t.strides, assumes=t.assumes)
 
@@ -56,6 +58,18 @@ def _never_empty(m: str, n: Optional[int], whole: Optional[int]) -> bool:
     if m in ("split", "unsafe_split"):
         return n is not None and n > 0
     return m == "tensor_split" and n is not None and whole is not None and 0 < n <= whole
+
+
+def _smallest(m: str, n: Optional[int], whole: int) -> int:
+    """The size of the smallest piece of a dim of known size ``whole`` (> 0) cut into pieces of
+    different sizes by ``n`` (> 0): the last chunk or split piece, or a section."""
+    n = n or 1
+    if m in ("chunk", "unsafe_chunk"):
+        each = -(-whole // n)
+        return whole - each * (-(-whole // each) - 1)
+    if m in ("split", "unsafe_split"):
+        return whole % n or n
+    return whole // n
 
 
 def _piece_size(m: str, n: Optional[int], whole: Optional[int]) -> Optional[Mono]:
