@@ -95,6 +95,29 @@ LIVE_VIEWS = {
 }
 
 
+EQUAL_KEYS = {
+    "keys 1 and 1.0 of a display: one key, holding the list": """
+        def use():
+            d = {1: torch.zeros(3), 1.0: [1.0]}
+            return [torch.tensor(v) for v in d.values()]
+        """,
+    "keys 0 and False of a display": """
+        def use():
+            d = {0: torch.zeros(3), "b": 2.0, False: [1.0]}
+            for k, v in d.items():
+                torch.tensor(v)
+        """,
+}
+
+
+@pytest.mark.parametrize("name", EQUAL_KEYS)
+def test_constant_keys_that_compare_equal_keep_the_last_value(name):
+    """Not even "a tensor on some paths": no run of it copies a tensor."""
+    code = src(EQUAL_KEYS[name])
+    assert [f.code for f in lint_source(code)] == []
+    assert not copies_a_tensor(code)
+
+
 def src(body: str) -> str:
     return HEAD + textwrap.dedent(body)
 
@@ -115,3 +138,14 @@ def test_a_view_the_loop_may_change_gives_nothing(name):
     exec(compile(code.replace("torch.tensor(v)", "v.clone().detach()"), "case", "exec"), ns)
     with pytest.raises(AttributeError):
         ns["use"]()
+
+
+def test_a_key_between_equal_constant_keys_leaves_the_first_value_replaced():
+    code = src("""
+        def use(x="b"):
+            d = {1: torch.zeros(3), x: 2.0, 1.0: [1.0]}
+            for v in d.values():
+                torch.tensor(v)
+        """)
+    assert [f.code for f in lint_source(code)] == []
+    assert not copies_a_tensor(code)

@@ -26,6 +26,7 @@ import ast
 import re
 from typing import Dict, List, Optional, Tuple, Union, cast
 
+from .dictkeys import kept_values
 from .locallists import Parents, every_use, scope_of
 from .values import ANNOTATED, NOT, TENSOR, UNKNOWN, UNKNOWN_VALUE, Value, join
 
@@ -77,7 +78,7 @@ def literal(ev, node: ast.Dict, made: Value) -> Value:
     table = ev.__dict__.setdefault(_TABLE, {})
     keys = _display_keys(node)
     if keys is None:
-        table[id(out)] = _Entry(out, node, {}, rest=join_all([_kind_only(h) for h in held]))
+        table[id(out)] = _Entry(out, node, {}, rest=join_all([_kind_only(h) for h in kept_values(node, held)]))
     else:
         table[id(out)] = _Entry(out, node, {k: _kind_only(h) for k, h in zip(keys, held)})
     return out
