@@ -84,6 +84,23 @@ LIVE_VIEWS = {
                 torch.tensor(v)
                 d.update({"b": 1.0})
         """,
+    "a generator expression over values(), run after a store": """
+        def use():
+            d = {"a": torch.zeros(3), "b": torch.zeros(3)}
+            g = (torch.tensor(v) for v in d.values())
+            d["b"] = [1.0]
+            return list(g)
+        """,
+    "a generator expression over the items of a call's dict, run after a store": """
+        def stats():
+            return {"a": torch.zeros(3), "b": torch.zeros(3)}
+
+        def use():
+            s = stats()
+            g = ([torch.tensor(v) for k, v in s.items()] for _ in range(1))
+            s["b"] = [1.0]
+            return list(g)
+        """,
     "a view kept, the dict stored into, the view iterated": """
         def use():
             d = {"a": torch.zeros(3)}

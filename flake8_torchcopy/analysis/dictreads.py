@@ -49,13 +49,16 @@ _MUTATORS = frozenset({"update", "setdefault", "pop", "popitem", "clear", "__set
 def _iterated_unchanged(ev, node: ast.Call, held: ast.expr) -> bool:
     """Is the view ``node`` iterated at once (the ``iter`` of the statement's ``for`` or of a
     comprehension in it), by a loop that stores nothing into the dict ``held`` names (a
-    call's dict: nothing stored into any subscript)?"""
+    call's dict: nothing stored into any subscript)?  Not in a generator expression or a
+    lambda: those iterate after the statement (``g = (torch.tensor(v) for v in d.values())``,
+    then ``d["b"] = xs``, then ``list(g)``)."""
     stmt = getattr(ev, "current_stmt", None)
     if isinstance(stmt, (ast.For, ast.AsyncFor)) and stmt.iter is node:
         return not any(_stores(s, held) for s in stmt.body)
     if stmt is None or not any(isinstance(c, ast.comprehension) and c.iter is node for c in walk(stmt)):
         return False
-    return not _stores(stmt, held)
+    return not _stores(stmt, held) and not any(
+        isinstance(n, (ast.GeneratorExp, ast.Lambda)) and any(m is node for m in walk(n)) for n in walk(stmt))
 
 
 def _stores(root: ast.AST, held: ast.expr) -> bool:
