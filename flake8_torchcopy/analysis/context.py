@@ -13,7 +13,7 @@ from typing import Any, List, Optional, Sequence, Tuple, cast
 
 from . import foreignmethods, gradfree, gradmode, hostmade, listattrs, locallists, numpyish, tensorlists
 from .caught import CAUGHT_RUNTIME, CAUGHT_TYPE
-from .modulescan import may_trace
+from .modulescan import changes_layouts_in_place, may_trace
 from .scopes import enclosing_scope
 from .symbolic import Mono
 from .torchapi import DTYPE_NAMES, LEGACY_CONSTRUCTORS
@@ -123,10 +123,12 @@ class Context:
 
     def view_judgement(self, call: ast.Call) -> ViewJudgement:
         """Whether ``x.view(*sizes)`` succeeds, raises (unless which sizes are 1), or is not
-        known; not known for a receiver proven not a tensor."""
+        known; not known for a receiver proven not a tensor, nor in a module that may change
+        a layout in place (:func:`.modulescan.changes_layouts_in_place`)."""
         func = call.func
-        if not isinstance(func, ast.Attribute) or self.is_not_tensor(func.value):
-            return NOT_JUDGED
+        if not isinstance(func, ast.Attribute) or self.is_not_tensor(func.value) \
+                or changes_layouts_in_place(self._w):
+            return NOT_JUDGED  # y.t_(), y.set_(t), y.data = t: layouts the walk does not follow
         args_text = ", ".join(self.text(a) for a in call.args)
         return judge_view(self.value(func.value), self.size_args(call.args), args_text)
 

@@ -56,6 +56,21 @@ def defines_method(ev, name: str) -> bool:
     return found
 
 
+# a tensor's sizes and strides changed in place: y.t_(), y.set_(t), y.data = t (the name,
+# in a string too: getattr(y, "t_")); checked with torch in tests/test_inplace_layouts.py
+_LAYOUT_CHANGED = re.compile(r"\b(?:t_|transpose_|swapdims_|swapaxes_|squeeze_|unsqueeze_|set_|as_strided_"
+                             r"|resize_|resize_as_)\b|\.data\s*=(?!=)")
+
+
+def changes_layouts_in_place(ev) -> bool:
+    """May the module change a tensor's layout in place (an alias's, a callee's param's: not
+    followed)?  A look at its text, once per walker."""
+    known = ev.__dict__.get("_inplace_layouts")
+    if known is None:
+        known = ev.__dict__["_inplace_layouts"] = bool(_LAYOUT_CHANGED.search(ev.source))
+    return known
+
+
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 
 
