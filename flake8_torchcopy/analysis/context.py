@@ -13,7 +13,7 @@ from typing import Any, List, Optional, Sequence, Tuple, cast
 
 from . import foreignmethods, gradfree, gradmode, hostmade, listattrs, locallists, numpyish, tensorlists
 from .caught import CAUGHT_RUNTIME, CAUGHT_TYPE
-from .modulescan import changes_layouts_in_place, may_trace
+from .modulescan import changes_layouts_in_place, defines_method, may_trace
 from .scopes import enclosing_scope
 from .symbolic import Mono
 from .torchapi import DTYPE_NAMES, LEGACY_CONSTRUCTORS
@@ -129,8 +129,11 @@ class Context:
         if not isinstance(func, ast.Attribute) or self.is_not_tensor(func.value) \
                 or changes_layouts_in_place(self._w):
             return NOT_JUDGED  # y.t_(), y.set_(t), y.data = t: layouts the walk does not follow
+        recv = self.value(func.value)
+        if recv.kind not in (TENSOR, ANNOTATED) and defines_method(self._w, "view"):
+            return NOT_JUDGED  # p.t().view(-1) of a class of the module's own, with its t and view
         args_text = ", ".join(self.text(a) for a in call.args)
-        return judge_view(self.value(func.value), self.size_args(call.args), args_text)
+        return judge_view(recv, self.size_args(call.args), args_text)
 
     @property
     def fix_blocker(self) -> Optional[str]:
