@@ -570,7 +570,8 @@ def test_builtins_carrying_items():
     rows = Value(TENSOR)
     assert yields.builtin_yield("reversed", [rows]).kind == UNKNOWN
     assert all(yields.builtin_yield(n, [rows]).kind == NOT for n in ("list", "tuple", "iter", "enumerate", "zip"))
-    assert yields._PASS_THROUGH | {"zip", "enumerate"} == yields.BUILTINS
+    assert yields._PASS_THROUGH | {"zip", "enumerate", "range"} == yields.BUILTINS
+    assert yields.builtin_yield("range", [Value(NOT)]).item.kind == NOT  # range yields ints
 
 
 # ------------------------------------------------------------------------------ dtypes

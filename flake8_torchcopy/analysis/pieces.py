@@ -13,6 +13,54 @@ from .values import Value
 PIECES = frozenset({"chunk", "split", "tensor_split", "unsafe_chunk", "unsafe_split", "split_with_sizes"})
 
 
+#: pieces given one by one (``a, b, c = x.chunk(3, 1)``, ``x.split(2, 1)[0]``) up to this many
+_MAX_PIECES = 16
+
+
+def pieces_of(ev, node: ast.Call, m: str, t: Value, container: Value, rest: List[ast.expr]) -> Value:
+    """What ``t.chunk(n, d)``/``split``/``tensor_split`` (or the ``torch.`` form) returns:
+    ``container`` with each piece's layout; one by one (``elems``) where the split dim's size
+    and every piece's size are known, so that a piece of 1 (the last chunk of 5 in 3) is told
+    from the others; the item (what iterating gives) where every piece has the same."""
+    base = container.item
+    out = container.with_(item=piece_layout(ev, node, m, t, base, rest))
+    if base is None or t.sizes is None or t.strides is None or not rest \
+            or any(isinstance(a, ast.Starred) for a in node.args):
+        return out
+    d = _split_dim(node, rest, len(t.sizes))
+    whole = t.sizes[d].coef if d is not None and not t.sizes[d].powers and isinstance(t.sizes[d].coef, int) \
+        else None
+    sizes = _all_sizes(m, rest[0], whole) if whole is not None and whole > 0 else None
+    if d is None or not sizes or len(sizes) > _MAX_PIECES:
+        return out
+    return out.with_(elems=tuple(base.with_(sizes=t.sizes[:d] + (Mono.const(k),) + t.sizes[d + 1:],
+                                            strides=t.strides, assumes=t.assumes) for k in sizes))
+
+
+def _split_dim(node: ast.Call, rest: List[ast.expr], rank: int) -> Optional[int]:
+    dims = list(rest[1:2]) + [k.value for k in node.keywords if k.arg == "dim"]
+    d = const_int(dims[0]) if len(dims) == 1 else 0 if not dims else None
+    return d % rank if d is not None and -rank <= d < rank else None
+
+
+def _all_sizes(m: str, arg: ast.expr, whole: int) -> Optional[List[int]]:
+    """The size of each piece, in order, where torch cuts a dim of size ``whole`` (> 0) so."""
+    listed = _listed_sizes(arg) if m in ("split", "split_with_sizes", "unsafe_split") else None
+    if listed is not None:
+        return listed if sum(listed) == whole else None  # else torch raises
+    n = const_int(arg)
+    if n is None or n <= 0:
+        return None
+    if m in ("chunk", "unsafe_chunk"):
+        each = -(-whole // n)
+        return [min(each, whole - i) for i in range(0, whole, each)]
+    if m in ("split", "unsafe_split"):
+        return [min(n, whole - i) for i in range(0, whole, n)]
+    if m == "tensor_split":  # sections: the first whole % n one longer
+        return [whole // n + (1 if i < whole % n else 0) for i in range(n)]
+    return None
+
+
 def piece_layout(ev, node: ast.Call, m: str, t: Value, piece: Optional[Value],
                  rest: List[ast.expr]) -> Optional[Value]:
     """A piece of ``t.chunk(n, d)``/``split``/``tensor_split`` or ``torch.chunk(t, n, d)``...

@@ -16,7 +16,7 @@ from . import torchapi as api
 from .elementwise import elementwise_layout, masked_fill_layout, permuted_origin
 from .methodlayouts import _operand_values, const_int, method_layout, unsqueezed
 from .modulescan import defines_method
-from .pieces import PIECES, piece_layout
+from .pieces import PIECES, pieces_of
 from .symbolic import ONE, Mono, Sym
 from .values import ANNOTATED, NOT, NOT_VALUE, TENSOR, UNKNOWN, UNKNOWN_VALUE, Value
 
@@ -207,7 +207,7 @@ def call_qualname(ev, node, q: str, args: List[Value]) -> Value:
     pieces = yields.tensor_pieces(args[0]) if name in yields.TORCH_FUNCTIONS and args else None
     if pieces is not None:
         if name in PIECES:  # torch.chunk(t, n, d)...: pieces strided as t
-            return pieces.with_(item=piece_layout(ev, node, name, args[0], pieces.item, node.args[1:]))
+            return pieces_of(ev, node, name, args[0], pieces, node.args[1:])
         return pieces
     if name == "where" and len(node.args) == 3 and not node.keywords \
             and not any(isinstance(a, ast.Starred) for a in node.args):
@@ -279,7 +279,7 @@ def call_method(ev, node, recv: Value, m: str, args: List[Value]) -> Value:
     container = yields.method_yield(recv, m) if m in yields.YIELDS and m != "unbind" else None
     if container is not None:
         if m in PIECES:  # t.chunk(n, d), t.split(s, d): pieces strided as t, a part of dim d
-            return container.with_(item=piece_layout(ev, node, m, recv, container.item, node.args))
+            return pieces_of(ev, node, m, recv, container, node.args)
         return container
     only = m in api.TENSOR_ONLY_METHODS or api.tensor_only_keyword(m, node) \
         and not defines_method(ev, m)  # x.flatten(end_dim=-2), unless the module defines one
