@@ -19,7 +19,9 @@ Two groups, both fetched by default:
   torchrl, opacus, pfrl, transformer-lens, trl, flair, k-diffusion, mmengine,
   pytorch-tabular, torchattacks, captum, mmdet, botorch, pytorch-widedeep,
   piq, x-transformers, demucs, gpytorch, mace-torch, sbi, zuko, chemprop,
-  nequip, sentence-transformers, peft),
+  nequip, sentence-transformers, peft, torch-geometric-temporal, skrl,
+  d3rlpy, nnunetv2, vector-quantize-pytorch, neuralforecast, pykeen,
+  coqui-tts),
   labelled in ``benchmarks/labels.csv`` like the first group
   (docs/evaluation.md, "Research-style code").
 
@@ -106,6 +108,14 @@ RESEARCH_PACKAGES: Dict[str, str] = {
     "nequip": "nequip==0.19.1",
     "sentence_transformers": "sentence-transformers==6.2.0",
     "peft": "peft==0.21.2",
+    "torch_geometric_temporal": "torch-geometric-temporal==0.56.2",
+    "skrl": "skrl==2.1.1",
+    "d3rlpy": "d3rlpy==2.8.1",
+    "nnunetv2": "nnunetv2==2.8.1",
+    "vector_quantize_pytorch": "vector-quantize-pytorch==1.32.0",
+    "neuralforecast": "neuralforecast==3.3.0",
+    "pykeen": "pykeen==1.11.1",
+    "coqui_tts": "coqui-tts==0.28.0",
 }
 TORCH_VERSION = "2.13.0"
 ALL_CORPORA = ["torch"] + list(PACKAGES)
