@@ -1,5 +1,6 @@
 """The layout of a piece of ``t.chunk(n, d)``, ``split``, ``tensor_split`` (and their
-``torch.`` forms): ``t``'s strides, a size of its own in the split dim, known where every
+``torch.`` forms): ``t``'s strides, a size of its own in the split dim, known for each piece
+(by its index, or unpacked) where the dim's size is, and for any piece (iterated) where every
 piece has the same; whether a piece may be empty (a view of an empty piece is legal)."""
 from __future__ import annotations
 
@@ -67,13 +68,10 @@ def piece_layout(ev, node: ast.Call, m: str, t: Value, piece: Optional[Value],
     (``m`` the name, ``rest`` the arguments after ``t``: ``n``, then ``d``, a literal, else
     0): ``t``'s sizes and strides, with a size of its own (at most ``t``'s) in dim ``d``,
     known where every piece has the same."""
-    args = rest[1:]
-    dims = list(args[:1]) + [k.value for k in node.keywords if k.arg == "dim"]
-    d = const_int(dims[0]) if len(dims) == 1 else 0 if not dims else None
+    d = _split_dim(node, rest, len(t.sizes)) if t.sizes is not None else None
     if piece is None or d is None or t.sizes is None or t.strides is None or not rest \
-            or not -len(t.sizes) <= d < len(t.sizes) or any(isinstance(a, ast.Starred) for a in node.args):
+            or any(isinstance(a, ast.Starred) for a in node.args):
         return piece
-    d %= len(t.sizes)
     whole = t.sizes[d].coef if not t.sizes[d].powers and isinstance(t.sizes[d].coef, int) else None
     n = const_int(rest[0]) if m != "split_with_sizes" else None
     listed = _listed_sizes(rest[0]) if m in ("split", "split_with_sizes") and n is None else None
