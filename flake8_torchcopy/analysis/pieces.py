@@ -19,23 +19,52 @@ _MAX_PIECES = 16
 
 
 def pieces_of(ev, node: ast.Call, m: str, t: Value, container: Value, rest: List[ast.expr]) -> Value:
-    """What ``t.chunk(n, d)``/``split``/``tensor_split`` (or the ``torch.`` form) returns:
-    ``container`` with each piece's layout; one by one (``elems``) where the split dim's size
-    and every piece's size are known, so that a piece of 1 (the last chunk of 5 in 3) is told
-    from the others; the item (what iterating gives) where every piece has the same."""
+    """What ``t.chunk(n, d)``/``split``/``tensor_split`` (or the ``torch.`` form; ``rest`` the
+    arguments after ``t``: ``n``, then ``d``, a literal, else 0) returns: ``container`` with
+    each piece's layout, ``t``'s sizes and strides with a size of its own in dim ``d``; one by
+    one (``elems``) where the split dim's size and every piece's size are known, so that a
+    piece of 1 (the last chunk of 5 in 3) is told from the others; the item (what iterating
+    gives) where every piece has the same."""
     base = container.item
-    out = container.with_(item=piece_layout(ev, node, m, t, base, rest))
-    if base is None or t.sizes is None or t.strides is None or not rest \
+    d = _split_dim(node, rest, len(t.sizes)) if t.sizes is not None else None
+    if base is None or d is None or t.sizes is None or t.strides is None or not rest \
             or any(isinstance(a, ast.Starred) for a in node.args):
-        return out
-    d = _split_dim(node, rest, len(t.sizes))
-    whole = t.sizes[d].coef if d is not None and not t.sizes[d].powers and isinstance(t.sizes[d].coef, int) \
-        else None
+        return container
+    whole = t.sizes[d].coef if not t.sizes[d].powers and isinstance(t.sizes[d].coef, int) else None
     sizes = _all_sizes(m, rest[0], whole) if whole is not None and whole > 0 else None
-    if d is None or not sizes or len(sizes) > _MAX_PIECES:
+
+    def cut(size: Mono) -> Value:
+        return base.with_(sizes=t.sizes[:d] + (size,) + t.sizes[d + 1:], strides=t.strides,  # type: ignore[index]
+                          assumes=t.assumes)
+
+    size = _any_piece_size(ev, node, m, rest[0], d, whole, sizes)
+    out = container.with_(item=cut(size) if size is not None else base)
+    if not sizes or len(sizes) > _MAX_PIECES:
         return out
-    return out.with_(elems=tuple(base.with_(sizes=t.sizes[:d] + (Mono.const(k),) + t.sizes[d + 1:],
-                                            strides=t.strides, assumes=t.assumes) for k in sizes))
+    return out.with_(elems=tuple(cut(Mono.const(k)) for k in sizes))
+
+
+def _any_piece_size(ev, node: ast.Call, m: str, arg: ast.expr, d: int, whole: Optional[int],
+                    sizes: Optional[List[int]]) -> Optional[Mono]:
+    """The size in dim ``d`` that holds for any piece (known where every piece has the same;
+    else a symbol, taken for no 1); None where a piece may be empty or of size 1 (a view of
+    it may be legal)."""
+    n = const_int(arg) if m != "split_with_sizes" else None
+    listed = _listed_sizes(arg) if m in ("split", "split_with_sizes") and n is None else None
+    if whole == 0:
+        return ZERO  # every piece is empty there (split(1) gives one, of size 0)
+    if listed and len(set(listed)) == 1:
+        return Mono.const(listed[0])
+    if sizes and len(set(sizes)) == 1:
+        return Mono.const(sizes[0])
+    if m in ("split", "unsafe_split") and n == 1:
+        return ONE
+    # pieces of listed sizes, none empty and none of size 1 (a sym is taken for no 1)
+    if not (listed and min(listed) > 1 or _never_empty(m, n, whole)):
+        return None  # a piece may be empty (tensor_split(3) of 2, split([2, 0])): a view of it is legal
+    if whole is not None and not listed and (min(sizes) if sizes else whole) <= 1:
+        return None  # chunk(3) of 5 ends in a piece of size 1: a view of it may be legal
+    return Mono.sym(Sym(f"{ev.idx.text(node)}[i].size({d})", ("piece", id(node), d)))
 
 
 def _split_dim(node: ast.Call, rest: List[ast.expr], rank: int) -> Optional[int]:
@@ -62,32 +91,6 @@ def _all_sizes(m: str, arg: ast.expr, whole: int) -> Optional[List[int]]:
     return None
 
 
-def piece_layout(ev, node: ast.Call, m: str, t: Value, piece: Optional[Value],
-                 rest: List[ast.expr]) -> Optional[Value]:
-    """A piece of ``t.chunk(n, d)``/``split``/``tensor_split`` or ``torch.chunk(t, n, d)``...
-    (``m`` the name, ``rest`` the arguments after ``t``: ``n``, then ``d``, a literal, else
-    0): ``t``'s sizes and strides, with a size of its own (at most ``t``'s) in dim ``d``,
-    known where every piece has the same."""
-    d = _split_dim(node, rest, len(t.sizes)) if t.sizes is not None else None
-    if piece is None or d is None or t.sizes is None or t.strides is None or not rest \
-            or any(isinstance(a, ast.Starred) for a in node.args):
-        return piece
-    whole = t.sizes[d].coef if not t.sizes[d].powers and isinstance(t.sizes[d].coef, int) else None
-    n = const_int(rest[0]) if m != "split_with_sizes" else None
-    listed = _listed_sizes(rest[0]) if m in ("split", "split_with_sizes") and n is None else None
-    # a dim of size 0: every piece is empty there (split(1) gives one, of size 0)
-    size = ZERO if whole == 0 else Mono.const(listed[0]) if listed and len(set(listed)) == 1 \
-        else _piece_size(m, n, whole)
-    if size is None:
-        # pieces of listed sizes, none empty and none of size 1 (a sym is taken for no 1)
-        if not (listed and min(listed) > 1 or _never_empty(m, n, whole)):
-            return piece  # a piece may be empty (tensor_split(3) of 2, split([2, 0])): a view of it is legal
-        if whole is not None and not listed and _smallest(m, n, whole) <= 1:
-            return piece  # chunk(3) of 5 ends in a piece of size 1: a view of it may be legal
-        size = Mono.sym(Sym(f"{ev.idx.text(node)}[i].size({d})", ("piece", id(node), d)))
-    return piece.with_(sizes=t.sizes[:d] + (size,) + t.sizes[d + 1:], strides=t.strides, assumes=t.assumes)
-
-
 def _listed_sizes(node: ast.expr) -> Optional[List[int]]:
     """The sizes of ``split([3, 3], d)``: a list or tuple display of literal ints (else None)."""
     if not isinstance(node, (ast.List, ast.Tuple)) or not node.elts:
@@ -104,32 +107,3 @@ def _never_empty(m: str, n: Optional[int], whole: Optional[int]) -> bool:
     if m in ("split", "unsafe_split"):
         return n is not None and n > 0
     return m == "tensor_split" and n is not None and whole is not None and 0 < n <= whole
-
-
-def _smallest(m: str, n: Optional[int], whole: int) -> int:
-    """The size of the smallest piece of a dim of known size ``whole`` (> 0) cut into pieces of
-    different sizes by ``n`` (> 0): the last chunk or split piece, or a section."""
-    n = n or 1
-    if m in ("chunk", "unsafe_chunk"):
-        each = -(-whole // n)
-        return whole - each * (-(-whole // each) - 1)
-    if m in ("split", "unsafe_split"):
-        return whole % n or n
-    return whole // n
-
-
-def _piece_size(m: str, n: Optional[int], whole: Optional[int]) -> Optional[Mono]:
-    """The size every piece has in the split dim, where all have the same: ``split(1)``, or
-    ``n`` (chunks, sections, or a split size) dividing a known ``whole``."""
-    if n is None or n <= 0:
-        return None
-    if m in ("split", "unsafe_split") and n == 1:
-        return ONE
-    if whole is None or whole <= 0:
-        return None
-    if m in ("split", "unsafe_split"):
-        return Mono.const(n) if whole % n == 0 else None
-    if m in ("chunk", "unsafe_chunk"):
-        each = -(-whole // n)  # ceil: every chunk but the last, which holds the rest
-        return Mono.const(each) if whole % each == 0 else None
-    return Mono.const(whole // n) if whole % n == 0 else None  # tensor_split(n): sections
