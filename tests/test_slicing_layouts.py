@@ -53,16 +53,21 @@ def test_sizes_and_strides_are_torchs():
     assert claimed > 150
 
 
-def test_views_are_reported_only_where_torch_raises():
-    reported = 0
-    for head, expr in _cases(2, 300):
+def _views_judged(cases):
+    """``(source, torch raises, TRC201 reports)`` of ``y.view(-1)`` of each case's ``y``."""
+    for head, expr in cases:
         src = head + f"y = {expr}\nz = y.view(-1)\n"
         try:
             executed(src)
             raises = False
         except RuntimeError as e:
             raises = "view size is not compatible" in str(e)
-        found = bool(trc201(src))
+        yield src, raises, bool(trc201(src))
+
+
+def test_views_are_reported_only_where_torch_raises():
+    reported = 0
+    for src, raises, found in _views_judged(_cases(2, 300)):
         assert raises or not found, src  # never a legal view
         reported += found
     assert reported > 20
@@ -112,14 +117,7 @@ def test_each_piece_by_its_index_has_torchs_sizes():
 
 def test_views_of_a_piece_by_its_index_are_reported_only_where_torch_raises():
     reported = 0
-    for head, expr in _piece_cases(4, 300):
-        src = head + f"y = {expr}\nz = y.view(-1)\n"
-        try:
-            executed(src)
-            raises = False
-        except RuntimeError as e:
-            raises = "view size is not compatible" in str(e)
-        found = bool(trc201(src))
+    for src, raises, found in _views_judged(_piece_cases(4, 300)):
         assert raises or not found, src  # never a legal view
         assert found or not raises, src  # every piece's layout is known: each raising view is found
         reported += found
