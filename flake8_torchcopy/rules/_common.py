@@ -147,6 +147,12 @@ def runs_clean(ctx, node: ast.AST) -> bool:
     return True
 
 
+def args_run_clean(ctx, call: ast.Call) -> bool:
+    """Does every argument of ``call`` :func:`run clean <runs_clean>`?  A swap that detaches
+    before the call (``clone(...)``, ``.to(...)``) runs its arguments after the detach."""
+    return all(runs_clean(ctx, a) for a in list(call.args) + [k.value for k in call.keywords])
+
+
 def same_expr(a: ast.AST, b: ast.AST) -> bool:
     """Do ``a`` and ``b`` read the same (``ast.dump`` equal: fields, not positions)?  Compared
     node by node, with no text built."""

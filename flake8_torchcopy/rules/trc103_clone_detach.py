@@ -5,7 +5,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from ..finding import SAFE, UNSAFE, Fix
-from ._common import code, detach_after, hole, plain_tensor, replace_fix, runs_clean, short, swap_edit
+from ._common import args_run_clean, code, detach_after, hole, plain_tensor, replace_fix, short, swap_edit
 from .base import CalledThen, Example, Rule
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -129,7 +129,7 @@ class CloneDetach(Rule):
             self.code, node,
             f"use {after} instead of {before}: the clone records a graph node that detach "
             "throws away",
-            Fix(edits, SAFE if plain_tensor(ctx, receiver) and _args_clean(ctx, inner) else UNSAFE,
+            Fix(edits, SAFE if plain_tensor(ctx, receiver) and args_run_clean(ctx, inner) else UNSAFE,
                 "Swap to `.detach().clone()`"),
         )
 
@@ -146,14 +146,8 @@ class CloneDetach(Rule):
         ctx.report(self.code, node,
                    f"use {short(after)} instead of {before}: the clone records a graph node that "
                    "detach throws away",
-                   replace_fix(ctx, node, after, plain_tensor(ctx, t) and _args_clean(ctx, inner),
+                   replace_fix(ctx, node, after, plain_tensor(ctx, t) and args_run_clean(ctx, inner),
                                "Swap to `.detach().clone()`"))
-
-
-def _args_clean(ctx, call: ast.Call) -> bool:
-    """The swap detaches before the clone's arguments run: a call there that resizes the
-    tensor in place (``memory_format=fmt(t)``) would change what is cloned (:func:`runs_clean`)."""
-    return all(runs_clean(ctx, a) for a in list(call.args) + [k.value for k in call.keywords])
 
 
 def _is_super(node: ast.AST) -> bool:

@@ -5,7 +5,7 @@ import ast
 from typing import TYPE_CHECKING
 
 from ..finding import SAFE, UNSAFE, Fix
-from ._common import detach_after, plain_tensor, runs_clean, short, swap_edit
+from ._common import args_run_clean, detach_after, plain_tensor, short, swap_edit
 from .base import CalledThen, Example, Rule
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -101,9 +101,10 @@ class TransferThenDetach(Rule):
             return  # under no_grad/inference_mode the transfer records nothing
         # the transfer's arguments choose the class too (`.to(ref)` of a subclass `ref`)
         # and they run after the detach the fix moves ahead: no call that may resize t
-        plain_args = all((isinstance(a, ast.Constant) or ctx.is_not_tensor(a)
-                          or (ctx.qualname(a) or "").startswith("torch.")) and runs_clean(ctx, a)
-                         for a in list(inner.args) + [k.value for k in inner.keywords])
+        plain_args = all(isinstance(a, ast.Constant) or ctx.is_not_tensor(a)
+                         or (ctx.qualname(a) or "").startswith("torch.")
+                         for a in list(inner.args) + [k.value for k in inner.keywords]) \
+            and args_run_clean(ctx, inner)
         edit, args_text = swap_edit(ctx, node, inner)
         m = inner.func.attr  # type: ignore[attr-defined]
         r = short(ctx.atom_text(receiver), 24)
