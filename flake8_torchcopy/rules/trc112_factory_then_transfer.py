@@ -5,7 +5,7 @@ import ast
 from typing import TYPE_CHECKING, Optional
 
 from ._common import LEGACY_CONSTRUCTOR_NAMES, call_with_keyword, keywords, short, text_fix
-from ._trc112_moves import DTYPES, move_target, on_the_host
+from ._trc112_moves import DTYPES, cast_like_a_tensor, move_target, on_the_host
 from .base import CalledThen, Example, Rule, calls_pattern
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -79,7 +79,8 @@ class FactoryThenTransfer(Rule):
         "no `dtype=`, and `device=` only of the host: `torch.Tensor([1], device='cuda')` raises; "
         "of a tensor it aliases it: not reported), and so is a factory "
         "moved through its name on the next statement (`p = torch.tensor(a)`, then "
-        "`p = p.to(d)`). `torch.tensor(t)` of a tensor (proven, or on some path) copies it on "
+        "`p = p.to(d)`). `torch.tensor(t)` of a tensor (proven, on some path, or a tensor-only "
+        "cast such as `(p == x).long().sum()`) copies it on "
         "t's device, maybe the target already: TRC101's, not reported. Factories with `requires_grad=` "
         "are TRC111's, with `device=`/`out=`/`pin_memory=` not reported. The fix is unsafe where "
         "the module may set a default device (the factory would build there first: under "
@@ -346,9 +347,10 @@ def _through_host_ops(node: ast.AST) -> tuple:
 
 
 def _may_be_tensor(a: ast.AST, ctx) -> bool:
-    """Is ``a`` shown a tensor on some path (an annotation only when trusted)?
+    """Is ``a`` shown a tensor on some path (an annotation only when trusted), or a tensor-only
+    cast (an untrusted annotation is not enough: callers pass lists where it says Tensor)?
     ``torch.tensor(t)`` copies ``t`` on its own device (checked with torch on meta)."""
-    return ctx.tensor_kind(a) is not None or ctx.tensor_on_a_path(a)
+    return ctx.tensor_kind(a) is not None or ctx.tensor_on_a_path(a) or cast_like_a_tensor(a, ctx)
 
 
 def _data_arg(a: ast.AST, ctx) -> bool:
