@@ -6,8 +6,9 @@ do (checked with torch in ``tests/test_grad_free.py``): the result of ``.detach(
 conversion method of it (``view``, ``to``, ``float``, ...), and ``torch.cat``/``torch.stack``
 of a list or tuple display of such values; and, whatever they are computed from, a comparison
 (``(t != -100)``: a bool tensor) and a cast to an integer or bool dtype (``t.long()``,
-``t.bool()``): only floating point and complex tensors can require grad.  A name is followed to every binding in the
-scope that binds it: each must be a plain assignment of such a value (no parameter,
+``t.bool()``), and ``self.X`` of an integer or bool buffer its class registers
+(:mod:`.intbuffers`): only floating point and complex tensors can require grad.  A name
+is followed to every binding in the scope that binds it: each must be a plain assignment of such a value (no parameter,
 unpacking, ``for``, augmented assignment, ``global``), and no read of the name may change
 it in place: a method or function ending in ``_`` (``p.requires_grad_()``,
 ``p.view(-1).add_(w)``, ``torch.Tensor.add_(p, w)``) or a store or delete through it
@@ -29,6 +30,7 @@ import ast
 from typing import Callable, Dict, Optional
 
 from .hostmade import _bindings_in
+from .intbuffers import integral_buffer
 from .scopes import enclosing_scope
 
 Qualname = Callable[[ast.AST], Optional[str]]
@@ -64,6 +66,8 @@ def certainly_no_grad(tree: ast.AST, node: ast.AST, qualname: Qualname, depth: i
         return _name_no_grad(tree, node, further, seen)
     if isinstance(node, ast.Compare):
         return all(isinstance(op, _COMPARISONS) for op in node.ops)
+    if isinstance(node, ast.Attribute):  # self.X of an integer buffer the class registers
+        return integral_buffer(tree, node, qualname)
     if not isinstance(node, ast.Call):
         return False
     func, kws = node.func, {k.arg for k in node.keywords}

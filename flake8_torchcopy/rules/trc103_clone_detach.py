@@ -32,7 +32,9 @@ class CloneDetach(Rule):
         "nothing, and the rule is quiet; so it is where `t` is certainly detached (`p.detach()`, "
         "indexes, views and joins of such, through names that nothing changes in place) or of a "
         "dtype that cannot require grad (a comparison `(t != -100)`, a cast `t.long()`, "
-        "`t.bool()`: only floating point and complex tensors can)."
+        "`t.bool()`, `self.X` of a buffer its class registers as `torch.full((n,), -100)` or "
+        "with an integer `dtype=` and the module rebinds nowhere: only floating point and "
+        "complex tensors can)."
     )
     fix_safety = (
         "Safe when the data flow proves `t` a plain tensor on every path: the results are "
