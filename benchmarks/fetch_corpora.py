@@ -21,7 +21,8 @@ Two groups, both fetched by default:
   piq, x-transformers, demucs, gpytorch, mace-torch, sbi, zuko, chemprop,
   nequip, sentence-transformers, peft, torch-geometric-temporal, skrl,
   d3rlpy, nnunetv2, vector-quantize-pytorch, neuralforecast, pykeen,
-  coqui-tts),
+  coqui-tts, allennlp, stanza, mmpretrain, fair-esm, pyannote-audio,
+  nerfstudio, dalle2-pytorch, tsai),
   labelled in ``benchmarks/labels.csv`` like the first group
   (docs/evaluation.md, "Research-style code").
 
@@ -116,6 +117,14 @@ RESEARCH_PACKAGES: Dict[str, str] = {
     "neuralforecast": "neuralforecast==3.3.0",
     "pykeen": "pykeen==1.11.1",
     "coqui_tts": "coqui-tts==0.28.0",
+    "allennlp": "allennlp==2.10.1",
+    "stanza": "stanza==1.15.0",
+    "mmpretrain": "mmpretrain==1.2.0",
+    "fair_esm": "fair-esm==2.0.0",
+    "pyannote_audio": "pyannote-audio==4.0.7",
+    "nerfstudio": "nerfstudio==1.1.5",
+    "dalle2_pytorch": "dalle2-pytorch==1.15.6",
+    "tsai": "tsai==1.0.1",
 }
 TORCH_VERSION = "2.13.0"
 ALL_CORPORA = ["torch"] + list(PACKAGES)
