@@ -119,9 +119,9 @@ class Binding:
         if v.array is not None:
             return numpyish.row_of(v.array)
         if is_tensorish(v):
-            if v.sizes:
-                return sem.index_layout(v, 1)
-            return Value(v.kind, permuted_by=v.permuted_by)  # a row of a permuted tensor stays marked
+            # a row of a permuted tensor stays marked; of a subclass is the subclass
+            row = sem.index_layout(v, 1) if v.sizes else Value(v.kind, permuted_by=v.permuted_by)
+            return row.with_(caveat=v.caveat) if v.caveat is not None and row.caveat is None else row
         if v.elems:
             out = v.elems[0]
             for e in v.elems[1:]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 from typing import Dict
 
-from .values import ANNOTATED, SUBCLASS, UNKNOWN, UNKNOWN_VALUE, Value
+from .values import ANNOTATED, NOT, SUBCLASS, UNKNOWN, UNKNOWN_VALUE, Value
 
 # torch functions whose data argument (the first) decides nothing of the result's class
 # (checked with torch: ``torch.tensor(sub)`` is a plain tensor). Any other argument of a
@@ -23,6 +23,13 @@ from .values import ANNOTATED, SUBCLASS, UNKNOWN, UNKNOWN_VALUE, Value
 # 0-dim subclass ``n`` returns the subclass, ``torch.tensor(1.0, dtype=obj)`` what
 # ``obj`` says)
 _DATA_FACTORIES = frozenset("torch." + n for n in "tensor from_numpy frombuffer".split())
+# torch functions taking a sequence of tensors first: a list whose items the analysis does not
+# know (``xs = []`` then appends, ``[d[k] for d in ds]``) may hold a subclass, which
+# ``torch.cat`` returns (checked with torch: tests/test_corpora_twelfth_round.py)
+_SEQUENCE_OPS = frozenset("torch." + n for n in (
+    "cat concat concatenate stack hstack vstack dstack column_stack row_stack block_diag "
+    "broadcast_tensors meshgrid cartesian_prod einsum chain_matmul").split())
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp)
 
 
 class SubclassCaveats:
@@ -40,8 +47,12 @@ class SubclassCaveats:
                 sources = [func.value]  # a method: its receiver
             else:
                 args = list(node.args)
-                if args and (self.cache.get(id(func)) or UNKNOWN_VALUE).qualname in _DATA_FACTORIES:
+                qualname = (self.cache.get(id(func)) or UNKNOWN_VALUE).qualname
+                if args and qualname in _DATA_FACTORIES:
                     args = args[1:]  # torch.tensor(x) is plain whatever x is
+                items = self.items_caveat(args, qualname in _SEQUENCE_OPS)
+                if items is not None:
+                    return v.with_(caveat=items)
                 sources = args + [k.value for k in node.keywords]
                 sources = [a.value if isinstance(a, ast.Starred) else a for a in sources]
                 out = []
@@ -67,3 +78,32 @@ class SubclassCaveats:
                                         and not cv.local_def):
                 return v.with_(caveat=SUBCLASS)
         return v
+
+    def items_caveat(self, args, sequence_op: bool):
+        """The caveat of the items of a sequence argument that is not a literal list: a
+        comprehension's element, what a list is known to hold, or (first argument of a
+        function taking a sequence of tensors) items the analysis does not know."""
+        for i, a in enumerate(args):
+            cv = self.cache.get(id(a))
+            if isinstance(a, _COMPREHENSIONS):
+                items = [self.cache.get(id(a.elt))]
+            elif cv is None or cv.qualname is not None or isinstance(a, (ast.List, ast.Tuple)):
+                continue
+            elif cv.item is not None:
+                items = [cv.item]
+            elif cv.elems is not None:
+                items = list(cv.elems)
+            else:
+                if i == 0 and sequence_op and cv.kind == NOT:
+                    return SUBCLASS  # a list of items not known
+                continue
+            for it in items:
+                if it is None:
+                    if i == 0 and sequence_op:
+                        return SUBCLASS
+                    continue
+                if it.caveat is not None:
+                    return it.caveat
+                if it.kind == ANNOTATED or (it.kind == UNKNOWN and it.mono is None and not it.local_def):
+                    return SUBCLASS
+        return None
