@@ -22,7 +22,8 @@ Two groups, both fetched by default:
   nequip, sentence-transformers, peft, torch-geometric-temporal, skrl,
   d3rlpy, nnunetv2, vector-quantize-pytorch, neuralforecast, pykeen,
   coqui-tts, allennlp, stanza, mmpretrain, fair-esm, pyannote-audio,
-  nerfstudio, dalle2-pytorch, tsai),
+  nerfstudio, dalle2-pytorch, tsai, mmagic, pypots, neuraloperator, mmpose,
+  yolov5, effdet, alphafold3-pytorch, deepxde),
   labelled in ``benchmarks/labels.csv`` like the first group
   (docs/evaluation.md, "Research-style code").
 
@@ -125,6 +126,14 @@ RESEARCH_PACKAGES: Dict[str, str] = {
     "nerfstudio": "nerfstudio==1.1.5",
     "dalle2_pytorch": "dalle2-pytorch==1.15.6",
     "tsai": "tsai==1.0.1",
+    "mmagic": "mmagic==1.2.0",
+    "pypots": "pypots==1.5",
+    "neuraloperator": "neuraloperator==2.0.0",
+    "mmpose": "mmpose==1.3.2",
+    "yolov5": "yolov5==7.0.14",
+    "effdet": "effdet==0.4.1",
+    "alphafold3_pytorch": "alphafold3-pytorch==0.8.3",
+    "deepxde": "deepxde==1.15.0",
 }
 TORCH_VERSION = "2.13.0"
 ALL_CORPORA = ["torch"] + list(PACKAGES)
