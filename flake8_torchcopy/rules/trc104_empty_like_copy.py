@@ -31,7 +31,9 @@ class EmptyLikeCopy(Rule):
         "tensor. The result's `_version` counter is 0 instead of 1. The original evaluates `t` "
         "twice: an attribute (it may be a property) or an unproven `t` (a Tensor subclass may "
         "override `clone`) gives an unsafe fix; a `t` with calls in it (`next(it)`, "
-        "`torch.randn(3)`) gets no fix. Otherwise reported without a fix."
+        "`torch.randn(3)`) gets no fix. Unsafe too where a handler may catch a RuntimeError: "
+        "`torch.empty_like(t).copy_(t)` of an MKLDNN tensor raises one (a NotImplementedError), "
+        "`t.clone()` copies it. Otherwise reported without a fix."
     )
     triggers = (("empty_like", "copy_"),)
     # in a function: ``.copy_(`` of what ``empty_like(...)`` returns (a local alias too)
@@ -79,7 +81,8 @@ class EmptyLikeCopy(Rule):
         # property, a call runs twice; a subclass may override clone)
         if exact and not is_simple(t):
             exact = False
-        safe = isinstance(t, ast.Name) and plain_tensor(ctx, t)
+        # torch.empty_like(t).copy_(t) of an MKLDNN t raises NotImplementedError, t.clone() copies
+        safe = isinstance(t, ast.Name) and plain_tensor(ctx, t) and not ctx.error_may_be_handled
         fix = replace_fix(ctx, node, replacement, safe, f"Replace with `{short(replacement)}`") if exact else None
         ctx.report(self.code, node,
                    f"use {text}.clone() instead of torch.empty_like({text}).copy_({text}): one call, "
