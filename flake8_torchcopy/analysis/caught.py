@@ -14,8 +14,8 @@ from .nodeindex import is_generator, select, walk
 _TRIES = tuple({ast.Try, getattr(ast, "TryStar", ast.Try)})  # except* from Python 3.11
 
 
-CAUGHT_RUNTIME, CAUGHT_TYPE = 1, 2  # bits of what a try's handlers may catch (FlowWalker.catching)
-CAUGHT_ANY = CAUGHT_RUNTIME | CAUGHT_TYPE
+CAUGHT_RUNTIME, CAUGHT_TYPE, CAUGHT_ASSERTION = 1, 2, 4  # bits of what a try's handlers may catch
+CAUGHT_ANY = CAUGHT_RUNTIME | CAUGHT_TYPE | CAUGHT_ASSERTION  # (FlowWalker.catching)
 #: exception classes known to be no TypeError, no base of it
 _NOT_TYPE_ERRORS = frozenset("""RuntimeError NotImplementedError RecursionError ArithmeticError AssertionError
     AttributeError BufferError EOFError ImportError IndexError KeyError LookupError MemoryError ModuleNotFoundError
@@ -36,14 +36,38 @@ def catches_type_error(h: ast.ExceptHandler) -> bool:
     return False
 
 
+def catches_assertion_error(h: ast.ExceptHandler) -> bool:
+    """May this handler catch an AssertionError (a bare except, ``Exception``, ``AssertionError``,
+    a class not known to be another)?  A move to a device torch was not built for raises a
+    RuntimeError (``.cuda(0)``) where the factory with ``device=`` raises an AssertionError."""
+    if h.type is None:
+        return True
+    for t in h.type.elts if isinstance(h.type, ast.Tuple) else [h.type]:
+        name = t.attr if isinstance(t, ast.Attribute) else t.id if isinstance(t, ast.Name) else None
+        if name is None or name == "AssertionError" or not (name in _NOT_TYPE_ERRORS or name == "TypeError"
+                                                             or name.endswith("Warning")):
+            return True
+    return False
+
+
+def handler_catches(ev, assertion: bool) -> Callable[[ast.ExceptHandler], bool]:
+    """Which handlers :func:`called_where_caught` asks about: those that may catch a RuntimeError
+    (the walker's ``catches_runtime_error``), or with ``assertion`` an AssertionError too."""
+    if not assertion:
+        return ev.catches_runtime_error
+    return lambda h: ev.catches_runtime_error(h) or catches_assertion_error(h)
+
+
 def caught_bits(ev, s: ast.AST) -> int:
-    """What the try ``s`` may catch: :data:`CAUGHT_RUNTIME` and/or :data:`CAUGHT_TYPE` (both
-    where its ``finally`` swallows every exception: :func:`finally_swallows`)."""
+    """What the try ``s`` may catch: :data:`CAUGHT_RUNTIME`, :data:`CAUGHT_TYPE`,
+    :data:`CAUGHT_ASSERTION` (all where its ``finally`` swallows every exception:
+    :func:`finally_swallows`)."""
     handlers: List[ast.ExceptHandler] = s.handlers  # type: ignore[attr-defined]
     if finally_swallows(s):
         return CAUGHT_ANY
     return (CAUGHT_RUNTIME if any(ev.catches_runtime_error(h) for h in handlers) else 0) \
-        | (CAUGHT_TYPE if any(catches_type_error(h) for h in handlers) else 0)
+        | (CAUGHT_TYPE if any(catches_type_error(h) for h in handlers) else 0) \
+        | (CAUGHT_ASSERTION if any(catches_assertion_error(h) for h in handlers) else 0)
 
 
 def finally_swallows(s: ast.AST) -> bool:

@@ -12,7 +12,7 @@ import weakref
 from typing import Any, List, Optional, Sequence, Tuple, cast
 
 from . import foreignmethods, gradfree, gradmode, hostmade, listattrs, locallists, numpyish, tensorlists
-from .caught import CAUGHT_RUNTIME, CAUGHT_TYPE
+from .caught import CAUGHT_ASSERTION, CAUGHT_RUNTIME, CAUGHT_TYPE
 from .modulescan import changes_layouts_in_place, defines_method, may_trace
 from .scopes import enclosing_scope
 from .symbolic import Mono
@@ -208,6 +208,16 @@ class Context:
         func = self._w.closure_func
         return any(c & CAUGHT_RUNTIME for c in self._w.catching) \
             or (func is not None and func.name in self._w.functions_caught())
+
+    @property
+    def device_error_may_be_handled(self) -> bool:
+        """:attr:`error_may_be_handled`, for an AssertionError too: on a build without CUDA,
+        ``torch.zeros(3).cuda(0)`` raises a RuntimeError, ``torch.zeros(3, device="cuda:0")`` an
+        AssertionError (``.to("mps")`` a RuntimeError, ``device="mps"`` a NotImplementedError)."""
+        if self.error_may_be_handled or any(c & CAUGHT_ASSERTION for c in self._w.catching):
+            return True
+        func = self._w.closure_func
+        return func is not None and func.name in self._w.functions_caught(assertion=True)
 
     @property
     def numpy_error_may_be_handled(self) -> bool:

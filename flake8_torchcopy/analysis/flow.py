@@ -19,7 +19,7 @@ from .callsites import BLOCK_FIELDS, MAX_ROUNDS, NO_CALLSITES, parameter_seeds
 from .closedness import closed_functions
 from .localnames import local_names
 from .context import Context
-from .caught import called_where_caught, catches_type_error
+from .caught import called_where_caught, catches_type_error, handler_catches
 from .modulescan import (may_replace_attribute, may_script, may_set_default_device,
                          may_store_dynamically, module_bindings, module_rebound)
 from .sink import NO_SINK, Sink
@@ -168,7 +168,7 @@ class FlowWalker(StatementWalker):
         self.method_class: Dict[int, ast.ClassDef] = {}
         self.in_module_body = False
         self._default_device: Optional[bool] = None
-        self._caught: Dict[bool, frozenset] = {}  # (type errors?) -> functions_caught
+        self._caught: Dict[tuple, frozenset] = {}  # (type errors?, assertions?) -> functions_caught
         self._scripts: Optional[bool] = None
         self._replaced: Dict[str, bool] = {}
         self._stmt_handlers: Dict[type, Optional[Callable]] = {}
@@ -250,12 +250,12 @@ class FlowWalker(StatementWalker):
         found = starimports.walker_stars(self, node)
         return None if found is None else starimports.rebinds(found)
 
-    def functions_caught(self, type_error: bool = False) -> frozenset:
-        """Functions of the module that may run in a try that may catch a RuntimeError (a TypeError)."""
-        if type_error not in self._caught:
-            self._caught[type_error] = called_where_caught(
-                self.tree, catches_type_error if type_error else self.catches_runtime_error)
-        return self._caught[type_error]
+    def functions_caught(self, type_error: bool = False, assertion: bool = False) -> frozenset:
+        """Functions of the module that may run in a try that may catch a RuntimeError (TypeError; AssertionError)."""
+        if (type_error, assertion) not in self._caught:
+            self._caught[(type_error, assertion)] = called_where_caught(
+                self.tree, catches_type_error if type_error else handler_catches(self, assertion))
+        return self._caught[(type_error, assertion)]
 
     @property
     def scripts(self) -> bool:
