@@ -40,7 +40,9 @@ class NewTensorCopy(Rule):
         "(it would be evaluated twice), no fix. The fix reads x after the argument: an "
         "argument that may have side effects (`:=`, a call: `x.new_tensor((x := y) + 1)`) gives an "
         "unsafe fix, and so does a `dtype=`/`device=` that calls anything but `torch.device`: "
-        "the fix evaluates it after `t.detach()`, which a call resizing t in place would not see."
+        "the fix evaluates it after `t.detach()`, which a call resizing t in place would not see. "
+        "A `dtype=`/`device=` that may be None gives an unsafe fix: `x.new_tensor(t, dtype=None)` "
+        "takes x's dtype, `t.detach().to(dtype=None, ...)` keeps t's (the same for the device)."
     )
     triggers = (("new_tensor",),)
     function_triggers = (("new_tensor(",),)
@@ -116,11 +118,28 @@ class NewTensorCopy(Rule):
         # tensor held in a name (an attribute may be a property)
         safe = copy_fix_safety(ctx, arg, kind, kw) and (
             same_expr(x, arg) or (isinstance(x, ast.Name) and plain_tensor(ctx, x)
-                                  and runs_clean(ctx, arg)))
+                                  and runs_clean(ctx, arg)
+                                  and all(_never_none(ctx, kw[k].value) for k in ("dtype", "device") if k in kw)))
         ctx.report(self.code, node,
                    f"use {short(replacement)} instead of {xt}.new_tensor({t}): copy-constructing "
                    "from a tensor is slower and warns",
                    replace_fix(ctx, node, replacement, safe, f"Replace with `{short(replacement)}`"))
+
+
+def _never_none(ctx, node: ast.AST) -> bool:
+    """Is ``node`` (a ``dtype=``/``device=`` of ``new_tensor``) certainly not None?  A constant
+    other than None, a torch attribute (``torch.float16``), ``torch.device(...)``, or the
+    ``.dtype``/``.device`` of a plain tensor.  (None means x's dtype or device there, and the
+    rewrite's ``.to(dtype=None)`` keeps t's.)"""
+    if isinstance(node, ast.Constant):
+        return node.value is not None
+    q = ctx.qualname(node.func if isinstance(node, ast.Call) else node) or ""
+    if isinstance(node, ast.Call):
+        return q == "torch.device"
+    if q.startswith("torch."):
+        return True
+    return isinstance(node, ast.Attribute) and node.attr in ("dtype", "device") \
+        and ctx.is_tensor(node.value) and plain_tensor(ctx, node.value)
 
 
 RULE = NewTensorCopy()
