@@ -137,3 +137,21 @@ def cast_like_a_tensor(a: ast.AST, ctx, depth: int = 0) -> bool:
         bound = ctx.only_assignment(a)
         return bound is not None and cast_like_a_tensor(bound, ctx, depth + 1)
     return False
+
+def fails_alike(ctx, kind: str, dev: Optional[ast.AST]) -> bool:
+    """Where the target device is missing, does the factory given ``device=`` raise what the
+    move ``dev`` (its first argument or ``device=``; None: none) raises?  Measured on a build
+    without CUDA: ``.cuda()``, ``.to("cuda")`` and ``device="cuda"`` all raise the same
+    AssertionError, but ``.cuda(0)`` a RuntimeError and ``.to("mps")`` another RuntimeError than
+    ``device="mps"``.  The device of a tensor (``.to(t)``, ``.to(x.device)``) exists; any other
+    device, an index or a name bound otherwise is not known to fail alike."""
+    if kind in ("dtype", "tensor") or dev is None:
+        return True
+    if isinstance(dev, ast.Name):
+        dev = ctx.only_assignment(dev)  # device = x.device, device = torch.device("cuda")
+    if isinstance(dev, ast.Attribute) and dev.attr == "device":
+        return ctx.is_tensor(dev.value)
+    if isinstance(dev, ast.Call) and ctx.qualname(dev.func) == "torch.device" and len(dev.args) == 1 \
+            and not dev.keywords:
+        dev = dev.args[0]
+    return isinstance(dev, ast.Constant) and dev.value in ("cuda", "meta")

@@ -5,7 +5,7 @@ import ast
 from typing import TYPE_CHECKING, Optional
 
 from ._common import LEGACY_CONSTRUCTOR_NAMES, call_with_keyword, keywords, short, text_fix
-from ._trc112_moves import DTYPES, cast_like_a_tensor, move_target, on_the_host
+from ._trc112_moves import DTYPES, cast_like_a_tensor, fails_alike, move_target, on_the_host
 from .base import CalledThen, Example, Rule, calls_pattern
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -96,8 +96,7 @@ class FactoryThenTransfer(Rule):
         "stays). `non_blocking=` of a constant or a name is dropped: a fresh host tensor is pageable "
         "memory, whose copy the host waits for, and a factory built on the device copies nothing. "
         "Factories with `generator=` are not reported: they draw on the generator's device. "
-        "A move is unsafe where a handler may catch a RuntimeError or an AssertionError: without CUDA "
-        "`.cuda(0)` raises a RuntimeError, `device=\"cuda:0\"` an AssertionError. "
+        "Unsafe under a handler of RuntimeError/AssertionError where it fails otherwise (`.cuda(0)`, no CUDA). "
         "Views and casts between the factory and the move are looked through when they keep "
         "the tensor dense (`view`, `reshape`, `unsqueeze`, `squeeze`, `flatten`, `t`, "
         "`transpose`, `permute`, `contiguous`, `.int()`-style casts): `.to()` keeps the strides "
@@ -318,10 +317,9 @@ class FactoryThenTransfer(Rule):
             safe = safe and all(_plain_arg(a) for c in chain for a in c.args) \
                 and not (any(c.func.attr in _CASTS for c in chain)
                          and name not in _DTYPE_EXACT)
-        # last: these scan the whole module the first time (2 s on a 25,000-line file)
-        # (and a mode of the module would see no `to`: ctx.module_caveat)
+        # last: these scan the whole module the first time (2 s on 25,000 lines; a mode would see no `to`)
         safe = safe and ctx.module_caveat is None and ctx.fix_blocker is None and not ctx.may_replace_torch(name) \
-            and not (kind != "dtype" and ctx.device_error_may_be_handled)  # .cuda(0) without CUDA: another error
+            and (fails_alike(ctx, kind, dev) or not ctx.device_error_may_be_handled)  # .cuda(0) without CUDA
         kwd = {"both": "device={}, dtype={}".format(*value) if kind == "both" else "",
                "tensor": f"device={value}.device, dtype={value}.dtype"}.get(kind, f"{kind}={value}")
         new = call_with_keyword(ctx, inner, kwd) + ctx.source[ctx.end(inner):ctx.end(func.value)]
