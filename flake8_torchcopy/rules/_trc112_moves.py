@@ -138,14 +138,19 @@ def cast_like_a_tensor(a: ast.AST, ctx, depth: int = 0) -> bool:
         return bound is not None and cast_like_a_tensor(bound, ctx, depth + 1)
     return False
 
-def fails_alike(ctx, kind: str, dev: Optional[ast.AST]) -> bool:
-    """Where the target device is missing, does the factory given ``device=`` raise what the
-    move ``dev`` (its first argument or ``device=``; None: none) raises?  Measured on a build
-    without CUDA: ``.cuda()``, ``.to("cuda")`` and ``device="cuda"`` all raise the same
-    AssertionError, but ``.cuda(0)`` a RuntimeError and ``.to("mps")`` another RuntimeError than
-    ``device="mps"``.  The device of a tensor (``.to(t)``, ``.to(x.device)``) exists; any other
-    device, an index or a name bound otherwise is not known to fail alike."""
-    if kind in ("dtype", "tensor") or dev is None:
+def fails_alike(ctx, kind: str, dev: Optional[ast.AST], dtype: Optional[ast.AST]) -> bool:
+    """Where the move fails, does the factory given ``device=``/``dtype=`` raise what the move
+    raises?  ``dev`` is its first argument or ``device=`` (None: none), ``dtype`` its dtype.
+    Measured on a build without CUDA: ``.cuda()``, ``.to("cuda")`` and ``device="cuda"`` all
+    raise the same AssertionError, but ``.cuda(0)`` a RuntimeError and ``.to("mps")`` another
+    RuntimeError than ``device="mps"``.  The device of a tensor (``.to(x.device)``) exists; any
+    other device, an index or a name bound otherwise is not known to fail alike.  A tensor's
+    dtype (``.to(t)``, ``.to(d, t.dtype)``) may be one ``ones`` rejects otherwise:
+    ``torch.ones(3).to(t)`` of a ``torch.quint4x2`` ``t`` raises a RuntimeError,
+    ``torch.ones(3, dtype=t.dtype)`` a NotImplementedError."""
+    if kind == "tensor" or kind == "both" and ctx.qualname(dtype) not in DTYPES and ctx.text(dtype) != "None":
+        return False
+    if kind == "dtype" or dev is None:
         return True
     if isinstance(dev, ast.Name):
         dev = ctx.only_assignment(dev)  # device = x.device, device = torch.device("cuda")

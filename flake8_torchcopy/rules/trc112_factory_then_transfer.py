@@ -96,7 +96,7 @@ class FactoryThenTransfer(Rule):
         "stays). `non_blocking=` of a constant or a name is dropped: a fresh host tensor is pageable "
         "memory, whose copy the host waits for, and a factory built on the device copies nothing. "
         "Factories with `generator=` are not reported: they draw on the generator's device. "
-        "Unsafe under a handler of RuntimeError/AssertionError where it fails otherwise (`.cuda(0)`, no CUDA). "
+        "Unsafe under a handler of RuntimeError/AssertionError where it fails otherwise (`.cuda(0)`, quint4x2). "
         "Views and casts between the factory and the move are looked through when they keep "
         "the tensor dense (`view`, `reshape`, `unsqueeze`, `squeeze`, `flatten`, `t`, "
         "`transpose`, `permute`, `contiguous`, `.int()`-style casts): `.to()` keeps the strides "
@@ -319,7 +319,7 @@ class FactoryThenTransfer(Rule):
                          and name not in _DTYPE_EXACT)
         # last: these scan the whole module the first time (2 s on 25,000 lines; a mode would see no `to`)
         safe = safe and ctx.module_caveat is None and ctx.fix_blocker is None and not ctx.may_replace_torch(name) \
-            and (fails_alike(ctx, kind, dev) or not ctx.device_error_may_be_handled)  # .cuda(0) without CUDA
+            and (fails_alike(ctx, kind, dev, tkw_values.get("dtype")) or not ctx.device_error_may_be_handled)
         kwd = {"both": "device={}, dtype={}".format(*value) if kind == "both" else "",
                "tensor": f"device={value}.device, dtype={value}.dtype"}.get(kind, f"{kind}={value}")
         new = call_with_keyword(ctx, inner, kwd) + ctx.source[ctx.end(inner):ctx.end(func.value)]
