@@ -323,3 +323,43 @@ def test_items_read_by_iteration_and_by_a_computed_index():
     a, b, c = analysed(src)
     assert a.kind == "tensor" and b.kind == "tensor"
     assert c.kind == "unknown" and c.some
+
+
+# every slot overwritten at a negative or bool constant index (hostile review 10: these
+# were joined as unknown slots, so "the items of xs are tensors on some paths" was reported
+# of a list of floats, and TRC101 "xs[1] is a tensor on some paths" of a float)
+OVERWRITTEN = {
+    "a negative index": """
+        def use():
+            xs = [torch.zeros(()), torch.ones(())]
+            xs[0] = 1.0
+            xs[-1] = 2.0
+            return torch.tensor(xs), torch.tensor(xs[1])
+        """,
+    "bool indices": """
+        def use():
+            xs = [torch.zeros(()), torch.ones(())]
+            xs[False] = 1.0
+            xs[True] = 2.0
+            return torch.tensor(xs), torch.tensor(xs[-1])
+        """,
+}
+
+
+@pytest.mark.parametrize("name", OVERWRITTEN)
+def test_slots_overwritten_at_constant_indices_are_not_tensors(name):
+    src = HEAD + textwrap.dedent(OVERWRITTEN[name])
+    assert lint_source(src) == []
+    assert not copies_a_tensor(src)
+
+
+def test_a_tensor_stored_at_a_negative_index_is_that_slots():
+    src = HEAD + textwrap.dedent("""
+        def use():
+            xs = [1.0, 2.0]
+            xs[-1] = torch.zeros(())
+            return torch.tensor(xs[1])
+        """)
+    (finding,) = lint_source(src)
+    assert finding.code == "TRC101" and finding.fix is not None and finding.fix.safe
+    assert copies_a_tensor(src)

@@ -4,8 +4,8 @@ A list repeated from a one-item display (``[None] * n``, ``n * [0.0]``; ``n`` an
 literal, ``len(...)`` or a size) or built by ``[c for _ in range(n)]`` holds that item in
 every slot (:func:`repeated`).  A statement ``xs[k] = v`` (:func:`stored`) puts ``v`` in one
 slot: the list's items are then what it held joined with ``v`` (a literal's item at a
-constant index is replaced), so a ``None`` not known to be overwritten keeps the items a
-tensor on some paths only.  :func:`.locallists.list_reads_safe` trusts such values only where
+constant index, ``-1`` and ``True`` too, is replaced), so a ``None`` not known to be
+overwritten keeps the items a tensor on some paths only.  :func:`.locallists.list_reads_safe` trusts such values only where
 every store into the list is such a statement.
 
 :func:`fill_target` and :func:`filled` prove every slot overwritten: a loop
@@ -22,6 +22,7 @@ from typing import Dict, List, Optional, Tuple, cast
 
 from ..source import word_offsets
 from .locallists import uses_in_scope
+from .methodlayouts import const_int
 from .modulescan import builtin
 from .nodeindex import walk
 from .values import NOT, Value, join
@@ -103,8 +104,10 @@ def stored(ev, target: ast.Subscript, held: Value) -> Optional[Value]:
     if id(target) in acc:
         prev = acc[id(target)]
         acc[id(target)] = held if prev is None else join(prev, held)
-    k = target.slice.value if isinstance(target.slice, ast.Constant) else None
-    if cur.elems is not None and type(k) is int and -len(cur.elems) <= k < len(cur.elems):
+    k = const_int(target.slice)  # xs[1], xs[-1]; xs[True] is xs[1]
+    if k is None and isinstance(target.slice, ast.Constant) and type(target.slice.value) is bool:
+        k = int(target.slice.value)
+    if cur.elems is not None and k is not None and -len(cur.elems) <= k < len(cur.elems):
         elems = list(cur.elems)
         elems[k] = held
         return Value(NOT, elems=tuple(elems), mutable=True)
