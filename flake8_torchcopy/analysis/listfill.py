@@ -5,8 +5,8 @@ literal, ``len(...)`` or a size) or built by ``[c for _ in range(n)]`` holds tha
 every slot (:func:`repeated`).  A statement ``xs[k] = v`` (:func:`stored`) puts ``v`` in one
 slot: the list's items are then what it held joined with ``v`` (a literal's item at a
 constant index, ``-1`` and ``True`` too, is replaced), so a ``None`` not known to be
-overwritten keeps the items a tensor on some paths only.  :func:`.locallists.list_reads_safe` trusts such values only where
-every store into the list is such a statement.
+overwritten keeps the items a tensor on some paths only.  :func:`.locallists.list_reads_safe`
+trusts such values only where every store into the list is such a statement.
 
 :func:`fill_target` and :func:`filled` prove every slot overwritten: a loop
 ``for i in range(len(xs))`` (or ``range(n)`` over the ``n`` of ``xs = [c] * n``, the same
