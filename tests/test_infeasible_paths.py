@@ -2,7 +2,9 @@
 paths" report (TRC101, TRC105, TRC106, TRC108) behind a test that removes the tensor
 (``hasattr``, an ``or`` of isinstance tests, a flag holding one, a match class pattern), in a
 branch that never runs (``TYPE_CHECKING``), after a ``while True`` left only by ``break``; and
-tensor evidence that is none (an assert's test, a module class's own ``keepdim=``).  Each case
+tensor evidence that is none (an assert's test, a module class's own ``keepdim=``); and
+(hostile review 10) ``type(x) is not T``, a class pattern's own case, a ``while`` left where
+its test is false.  Each case
 asserts no report, and ``test_cases_never_see_a_tensor`` runs the code with torch to show
 that no tensor reaches the reported call (``torch.tensor(t)`` of a tensor warns)."""
 import copy
@@ -84,7 +86,39 @@ def f(x=None):
     return torch.tensor(x)
 """
 
+# (hostile review 10) ``type(x) is not list`` then return: what is left is a list
+TYPE_IS_NOT = """
+def f(x=None):
+    if x is None:
+        x = torch.zeros(3)
+    if type(x) is not list:
+        return x
+    return torch.tensor(x)
+"""
+# a class pattern proves its class inside the case: a list there
+MATCH_LIST_CASE = """
+def f(x=None):
+    if x is None:
+        x = torch.zeros(3)
+    match x:
+        case list():
+            return torch.tensor(x)
+    return x
+"""
+# a while loop is left (not by break) where its test is false: no tensor after it
+WHILE_ISINSTANCE = """
+def f(x=None):
+    if x is None:
+        x = torch.zeros(3)
+    while isinstance(x, torch.Tensor):
+        x = x.tolist()
+    return torch.tensor(x)
+"""
+
 CASES = [
+    pytest.param(TYPE_IS_NOT, "TRC101", id="type-is-not-list"),
+    pytest.param(MATCH_LIST_CASE, "TRC101", id="match-list-case"),
+    pytest.param(WHILE_ISINSTANCE, "TRC101", id="while-isinstance-exit"),
     pytest.param(HASATTR_TENSOR, "TRC101", id="hasattr-shape-trc101"),
     pytest.param(HASATTR_DEEPCOPY, "TRC105", id="hasattr-shape-trc105"),
     pytest.param(TYPE_CHECKING_DEAD, "TRC101", id="type-checking-dead-branch"),

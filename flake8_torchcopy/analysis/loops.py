@@ -14,7 +14,7 @@ import ast
 from functools import lru_cache
 from typing import Callable, Dict, FrozenSet, List, Set, Tuple, Union
 
-from .narrowing import always_true
+from .narrowing import always_true, narrow
 from .nodeindex import walk
 from .values import UNKNOWN_VALUE, Env, Value, join
 
@@ -58,6 +58,8 @@ def walk_loop(w, s: Loop, enter: Callable[[], object]) -> bool:
             break  # still moving after a widened fixpoint: its reports are dropped, not guessed
         head = _fixpoint(w, s, enter, entry, again)
     after = w.join_envs([head] + ([] if end else [w.env]) + ctl["continues"])
+    if isinstance(s, ast.While):  # left at the head: the test was false there
+        after = w.apply(after, narrow(w, s.test)[1])
     w.env = dict(after)
     if s.orelse:
         else_end = w.block(s.orelse)

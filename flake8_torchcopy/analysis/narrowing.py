@@ -59,6 +59,18 @@ def unmatched_subject(match: ast.Match) -> Dict[str, str]:
     return {}
 
 
+def case_subject(ev, match: ast.Match, case: ast.match_case) -> Dict[str, str]:
+    """What entering ``case`` proves of a subject name: ``case list():`` (or ``case C(...) as
+    y``) is ``isinstance(subject, list)`` true, unless the pattern captures the name anew."""
+    pattern, subject = case.pattern, match.subject
+    while isinstance(pattern, ast.MatchAs) and pattern.pattern is not None:
+        pattern = pattern.pattern
+    if not (isinstance(subject, ast.Name) and isinstance(pattern, ast.MatchClass)) or any(
+            getattr(n, a, None) == subject.id for n in ast.walk(case.pattern) for a in ("name", "rest")):
+        return {}
+    return narrow_isinstance(ev, subject.id, pattern.cls)[0]
+
+
 def narrow(ev, test: ast.AST) -> Narrowed:
     """Kinds that hold for names when ``test`` is true, and when it is false."""
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
@@ -99,12 +111,12 @@ def narrow(ev, test: ast.AST) -> Narrowed:
             name = test.args[0].id
             return {name: TENSOR}, {name: NOT}
     if (isinstance(test, ast.Compare) and len(test.ops) == 1
-            and isinstance(test.ops[0], (ast.Is, ast.Eq))
+            and isinstance(test.ops[0], (ast.Is, ast.Eq, ast.IsNot, ast.NotEq))
             and isinstance(test.left, ast.Call) and isinstance(test.left.func, ast.Name)
             and test.left.func.id == "type" and len(test.left.args) == 1
             and isinstance(test.left.args[0], ast.Name)):
         yes, _ = narrow_isinstance(ev, test.left.args[0].id, test.comparators[0])
-        return yes, {}
+        return (yes, {}) if isinstance(test.ops[0], (ast.Is, ast.Eq)) else ({}, yes)  # type(x) is not T
     if (isinstance(test, ast.Compare) and len(test.ops) == 1
             and isinstance(test.left, ast.Name)
             and isinstance(test.comparators[0], ast.Constant)

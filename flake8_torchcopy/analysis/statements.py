@@ -16,7 +16,7 @@ from . import listfill, namespaces, starimports
 from .caught import CAUGHT_ANY, caught_bits
 from .exprs import Evaluator
 from .loops import live_element, walk_loop
-from .narrowing import narrow, never_true, unmatched_subject
+from .narrowing import case_subject, narrow, never_true, unmatched_subject
 from .optional import optional_imports
 from .projectglobals import LIBRARIES
 from .values import ANNOTATED, ASSERTED, NOT_VALUE, TENSOR, UNKNOWN, UNKNOWN_VALUE, Env, Value, join
@@ -378,7 +378,7 @@ class StatementWalker(Evaluator):
         entry = self.env
         ends = []
         for case in s.cases:
-            self.env = dict(entry)
+            self.env = self.apply(dict(entry), case_subject(self, s, case))  # case list(): a list
             for node in ast.walk(case.pattern):
                 for attr in ("name", "rest"):
                     name = getattr(node, attr, None)
