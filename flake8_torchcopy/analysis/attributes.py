@@ -7,7 +7,7 @@ from typing import Optional
 from . import layout as L
 from .symbolic import ONE, Condition, Mono, Rest
 from .torchapi import TENSOR_ATTRIBUTES
-from .values import ANNOTATED, TENSOR, UNKNOWN, Value
+from .values import ANNOTATED, NOT, TENSOR, UNKNOWN, Value
 
 _PERMUTING = frozenset({"T", "mT", "mH", "H"})
 
@@ -15,7 +15,9 @@ _PERMUTING = frozenset({"T", "mT", "mH", "H"})
 def tensor_attribute(ev, node: ast.Attribute, base: Value) -> Optional[Value]:
     """``x.T`` (any of the attributes above) of a tensor; a permuting one of an untraced
     ``x`` too, whose layout is known only where ``x``'s sizes are, and which is otherwise
-    never taken for a contiguous tensor (``x.T.t()`` of a 2-d ``x`` is ``x``); else None."""
+    never taken for a contiguous tensor (``x.T.t()`` of a 2-d ``x`` is ``x``); ``.values`` and
+    ``.indices`` of a named tuple of two tensors; any attribute of an untraced permuted value
+    keeps its mark; else None."""
     attr = node.attr
     if base.kind in (TENSOR, ANNOTATED) and attr in TENSOR_ATTRIBUTES:
         return attribute_layout(base, attr, ev, node.value)
@@ -23,7 +25,16 @@ def tensor_attribute(ev, node: ast.Attribute, base: Value) -> Optional[Value]:
         if base.sizes is not None:
             return attribute_layout(base, attr)
         return Value(UNKNOWN, permuted_by="." + attr)  # numpy's .T too: no layout, no claim
+    if base.kind == NOT and attr in _FIELDS and base.elems is not None and len(base.elems) == 2 \
+            and all(e.kind in (TENSOR, ANNOTATED) for e in base.elems):
+        return base.elems[_FIELDS[attr]]  # x.sort(1).values: a (values, indices) named tuple's
+    if base.kind == UNKNOWN and base.permuted_by and base.qualname is None:
+        return Value(UNKNOWN, permuted_by=base.permuted_by)  # x.mT.sort(0).values: x.mT's strides
     return None
+
+
+#: the fields of torch's (values, indices) named tuples (sort, max, min, topk, cummax...)
+_FIELDS = {"values": 0, "indices": 1}
 
 
 def attribute_layout(base: Value, attr: str, ev=None, base_node: Optional[ast.AST] = None) -> Value:

@@ -54,7 +54,11 @@ def method_yield(recv: Value, m: str) -> Optional[Value]:
 
 
 def tensor_pieces(t: Value) -> Optional[Value]:
-    """``t.unbind()``/``split``/``chunk``: a tuple of tensors."""
+    """``t.unbind()``/``split``/``chunk``: a tuple of tensors.  Of a ``t`` not proven a tensor
+    but laid out by a permutation (``x.mT``, ``x.transpose(1, 2)`` of a name), pieces that keep
+    the mark: a piece of ``x.mT`` of a 3-d ``x`` is strided ``(1, n)``, never contiguous."""
+    if t.kind == UNKNOWN and t.permuted_by:
+        return Value(NOT, item=Value(UNKNOWN, permuted_by=t.permuted_by))
     if t.kind not in (TENSOR, ANNOTATED):
         return None
     # pieces of a subclass are of that class; of a permuted tensor, never taken for contiguous
