@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Callable, Dict, List, Mapping, Optional, Seque
 
 from ..source import SourceIndex
 from . import attributes, datasets, literalrows, localdicts, locallists, numpyish, selfmethods
-from . import nnclasses, nnmodules, nodeindex, pipelines
+from . import instancemethods, nnclasses, nnmodules, nodeindex, pipelines
 from . import torchapi as api
 from . import torchsem as sem
 from . import namespaces, tuples, yields
@@ -359,6 +359,10 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
             recv = self.cache.get(id(node.func.value)) or UNKNOWN_VALUE
             if recv.nnmod is not None and node.func.attr in nnmodules.METHODS:
                 return nnmodules.method_call(self, node, recv, args)  # m.to(device), m.forward(x)
+            if recv.nnmod is not None and recv.nnmod[:1] == "@":
+                made = instancemethods.method_call(self, node, recv.nnmod)  # m.encode(x) of m = Encoder()
+                if made is not None:
+                    return made
             if recv.array is not None or node.func.attr == "numpy":
                 arr = numpyish.method(recv, node, node.func.attr, self)
                 if arr is not None:

@@ -89,14 +89,17 @@ def class_bindings(cls: ast.ClassDef) -> Counter:
 
 
 def forward_of(cls: ast.ClassDef, classes: Dict[str, ast.ClassDef], qualname: Callable[[ast.AST], Optional[str]],
-               source: str, once: Callable[[str], bool]) -> Optional[ast.FunctionDef]:
-    """The ``forward`` an instance of ``cls`` runs when called, where the class is one
-    this module follows (module doc); else None.  ``classes``: the module's classes by name
+               source: str, once: Callable[[str], bool], name: str = "forward") -> Optional[ast.FunctionDef]:
+    """The ``forward`` an instance of ``cls`` runs when called (``name``: the method
+    ``m.name(...)`` runs, :mod:`.instancemethods`), where the class is one this module
+    follows (module doc); else None.  ``classes``: the module's classes by name
     (:func:`module_classes`); ``qualname``: a resolver of dotted names in the module's
     scope; ``once``: is a module-level name bound once (nothing may rebind it unseen)?"""
     from .nnmodules import RETURNS_SELF, hooked  # nnmodules imports this module
     if "setattr" in source or not once(cls.name) or hooked(source) or attribute_stored(source, cls.name):
         return None
+    if name != "forward" and (attribute_stored(source, name) or name in CALLING or name.startswith("__")):
+        return None  # an instance attribute (``self.m = f``) would shadow the method
     chain: List[ast.ClassDef] = []
     c = cls
     while True:
@@ -115,9 +118,9 @@ def forward_of(cls: ast.ClassDef, classes: Dict[str, ast.ClassDef], qualname: Ca
         bound = class_bindings(c)
         if any(n in bound for n in CALLING) or any(n in bound for n in RETURNS_SELF):
             return None
-        if forward is None and bound["forward"]:
-            defs = [s for s in c.body if isinstance(s, ast.FunctionDef) and s.name == "forward"]
-            if bound["forward"] != 1 or len(defs) != 1:
+        if forward is None and bound[name]:
+            defs = [s for s in c.body if isinstance(s, ast.FunctionDef) and s.name == name]
+            if bound[name] != 1 or len(defs) != 1:
                 return None  # bound otherwise (an assignment, a nested block, async)
             forward = defs[0]
     if forward is None or not exits_by_return(forward):

@@ -162,7 +162,8 @@ def _batch_first(call: ast.Call, source: str) -> str:
 #: calls one of which a function's text (and its class's) must hold for ``self.<attr>`` to be
 #: looked up as an instance (deciding the attribute summary costs a scan of the module): those
 #: whose reports an instance's output can make (``torch.tensor(``, ``x.new_tensor(``,
-#: ``deepcopy(``, ``torch.Tensor(``, ``.tolist()``, ``.numpy()``); for an RNN also ``view(``
+#: ``deepcopy(``, ``torch.Tensor(``, ``.tolist()``, ``.numpy()``); for an RNN also ``view(``,
+#: and for an instance of a project class (a method of it may return a layout)
 CONSUMERS = re.compile(r"(?<![\w])(?:tensor|Tensor|deepcopy)\(|\.(?:tensor|new_tensor|Tensor|tolist|numpy)\(")
 
 
@@ -180,7 +181,7 @@ def consumed_in(ev, tag: str) -> bool:
         return False
     if getattr(ev, "summarising_forward", False):
         return True  # the walker of returns on a forward (.nnclasses): what it returns is asked for
-    rnn = tag.partition(":")[0] in RNNS
+    rnn = tag[:1] == "@" or tag.partition(":")[0] in RNNS  # a project class's method may return a layout
     known: Dict[tuple, bool] = ev.__dict__.setdefault("_nn_consumers", {})
     found = known.get((id(func), rnn))
     if found is None:

@@ -102,6 +102,21 @@ class Project:
         return tensor_def(m, found[1]) if m is not None else False
 
 
+    def method_returns(self, dotted: str, method: str):
+        """What ``m.method(...)`` returns, ``m`` an instance of the class ``dotted`` of this
+        project (tagged by :mod:`.nnclasses`): a :class:`~.instancemethods.Returned`, or
+        False (:mod:`.instancemethods` says which methods are followed)."""
+        split = self._split(dotted, False)  # the tag was given where the class was reached
+        if split is None:
+            return False
+        root, module, name = split
+        found = _defining(root, module, name + "()", MAX_DEPTH, set())[0]
+        if found is None:
+            return False
+        m = module_of(found[0])
+        return tensor_def(m, f"{found[1]}.{method}") if m is not None else False
+
+
 def reached(root: str, module: str) -> bool:
     """Does a dotted path to ``module`` go through packages whose ``__init__`` binds no
     name it goes through (``a/__init__.py`` binding ``b`` makes ``a.b`` that value)?"""

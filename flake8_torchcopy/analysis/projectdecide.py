@@ -80,8 +80,8 @@ def tensor_def(module, name: str) -> Union[bool, Tuple[bool, ...]]:
     and remembered with what it read (:func:`valid`).  A module whose function is being
     decided is not entered again (a cycle), nor one more than :data:`MAX_DEPTH` decisions
     deep: the answer is no, and neither it nor any answer that rests on it is remembered."""
-    if name not in module.candidates and not (name.endswith("()") and name[:-2] in module.class_names):
-        return False  # ("Net()": what calling an instance of a class returns)
+    if name not in module.candidates and name.partition("()")[0] not in module.class_names:
+        return False  # ("Net()": what calling an instance of a class returns; "Net().m": its method m)
     hit = module.decided.get(name)
     if hit is not None and valid(hit[1], hit[2], len(_STACK)):
         note(hit[1], hit[2])

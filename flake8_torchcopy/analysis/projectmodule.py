@@ -80,6 +80,9 @@ class Module:
         tree = live(self)
         if name.endswith("()"):
             return self.decide_forward(tree, name[:-2])
+        if "()." in name:  # "Net().m": what m of an instance returns (.instancemethods)
+            cls, _, method = name.partition("().")
+            return self.decide_method(tree, cls, method)
         func = tree.defs.get(name)
         if func is None:
             return False
@@ -94,6 +97,18 @@ class Module:
         forward = None if cls is None else forward_of(cls, tree.classes, self.qualname_in(None), self.source,
                                                       lambda n: bound_once(n, self.names))
         return False if forward is None else self.walked_returns(tree, forward, True)
+
+    def decide_method(self, tree: "Live", name: str, method: str):
+        """What ``m.method(...)`` returns, ``m`` an instance of the class ``name``: a
+        :class:`~.instancemethods.Returned` (False where the method is not followed)."""
+        from .instancemethods import summary
+        from .nnclasses import forward_of
+        cls = tree.classes.get(name)
+        func = None if cls is None else forward_of(cls, tree.classes, self.qualname_in(None), self.source,
+                                                   lambda n: bound_once(n, self.names), method)
+        if func is None:
+            return False
+        return self.walked_returns(tree, func, True, lambda f: summary(f, tree.walker.returns_of(f)))
 
     def qualname_in(self, func: Optional[ast.FunctionDef]) -> Callable[[ast.AST], Optional[str]]:
         """A resolver of dotted names in ``func``'s body (None: the module's own scope): a
@@ -124,7 +139,7 @@ class Module:
 
         return qualname
 
-    def walked_returns(self, tree: "Live", func: ast.FunctionDef, forward: bool = False) -> Shape:
+    def walked_returns(self, tree: "Live", func: ast.FunctionDef, forward: bool = False, ask=None) -> Shape:
         """Does the data-flow analysis (the walker the rules use) prove every value ``func``
         returns a tensor, with its parameters unknown?  The module body is walked once per
         live tree (the environment functions see); then ``func`` alone.  Its calls of
@@ -140,7 +155,7 @@ class Module:
         top.reads.update(tree.reads)
         top.height = max(top.height, tree.height)
         cuts = decisions.CUTS[0]
-        out = summarised(tree.walker, func, forward, tree.walker.returns_shape)
+        out = summarised(tree.walker, func, forward, ask or tree.walker.returns_shape)
         if decisions.CUTS[0] != cuts:
             tree.walker = None  # it may remember what a cut left unknown
         else:

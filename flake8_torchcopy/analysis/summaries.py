@@ -278,7 +278,8 @@ def attribute_value(ev, attr: str) -> Optional[Value]:
                 ev.attr_stores = store_counts(ev.source)
             text = ev.idx.text(cls)
             attrs = tensor_attributes(cls, ev.attr_stores, ev.static_qualname, registers="register_" in text,
-                                      instances=summarising or nnmodules.consumes(text, "batch_first" in text))
+                                      # a view may need an RNN's or a project class's method's layout
+                                      instances=summarising or nnmodules.consumes(text, True))
         known_attrs[id(cls)] = attrs
     tag = getattr(attrs, "tags", {}).get(attr)
     if tag is not None and not nnmodules.consumed_in(ev, tag):

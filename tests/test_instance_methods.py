@@ -1,0 +1,223 @@
+"""What ``m.method(...)`` returns, ``m`` an instance of a project nn.Module class
+(analysis/instancemethods.py), run with torch.
+
+Each reported program raises the view error (TRC201) or warns (TRC101) when run; each
+refusal is a program where something the analysis cannot follow changes the method (an
+instance attribute shadowing it, a base from elsewhere, a decorator...), quiet, and where
+running it shows the quiet is right.  Then the same across two modules of a package, and
+the fact the evidence rests on: a method called by name runs no forward hook or pre-hook.
+"""
+import importlib
+import sys
+import textwrap
+
+import pytest
+from copywarning import copies_a_tensor
+from project_tree import write_tree
+
+from flake8_torchcopy import lint_source
+
+torch = pytest.importorskip("torch")
+
+VIEW_ERROR = "view size is not compatible"
+HEAD = "import torch\nimport torch.nn as nn\n\n"
+
+ENC = """
+class Enc(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 4)
+
+    def forward(self, x):
+        return self.fc(x)
+
+    def batched(self, x, bsz):
+        return x.contiguous().view(bsz, -1, x.size(-1)).transpose(0, 1)
+
+"""
+
+#: a model holding an instance (every store of self.enc constructs Enc) and viewing a method's return
+MODEL = """
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.enc = Enc()
+
+    def forward(self, x):
+        y = self.enc.batched(x, 4)
+        return y.view(y.size(0) * y.size(1), -1).t()
+
+
+def use():
+    return Model()(torch.randn(24, 3))
+"""
+
+
+def source(body: str, enc: str = ENC) -> str:
+    return HEAD + textwrap.dedent(enc).lstrip("\n") + "\n" + textwrap.dedent(body).lstrip("\n")
+
+
+def reports(src: str):
+    return [(f.code, f.line) for f in lint_source(src, "case.py")]
+
+
+def raises_view_error(src: str) -> bool:
+    ns: dict = {}
+    exec(compile(src, "case", "exec"), ns)
+    try:
+        ns["use"]()
+    except RuntimeError as e:
+        return VIEW_ERROR in str(e)
+    return False
+
+
+def _line(src: str, text: str) -> int:
+    return next(i for i, line in enumerate(src.splitlines(), 1) if text in line)
+
+
+def test_a_method_of_an_attribute_instance_is_followed():
+    src = source(MODEL)
+    found = lint_source(src, "case.py")
+    assert [(f.code, f.line) for f in found] == [("TRC201", _line(src, "y.view("))]
+    assert "self.enc.batched(x, 4).size(0) == 1" in found[0].message
+    assert raises_view_error(src)
+
+
+def test_a_method_of_a_local_instance_and_a_tensor_it_returns():
+    src = source("""
+        class Pair(nn.Module):
+            def forward(self, x):
+                return x
+
+            def zeros(self, n):
+                return torch.zeros(n, 2), n
+
+        def use():
+            z, n = Pair().zeros(3)
+            t = torch.tensor(z)
+            y = Enc().batched(torch.randn(12, 2), 3)
+            return y.view(-1).t()
+        """)
+    found = lint_source(src, "case.py")
+    assert [(f.code, f.line) for f in found] == [("TRC101", _line(src, "torch.tensor(z)")),
+                                                 ("TRC201", _line(src, "y.view(-1)"))]
+    assert found[0].fix is not None and not found[0].fix.safe  # a store not seen may replace it
+    assert raises_view_error(src)
+    assert copies_a_tensor(src.replace("    return y.view(-1).t()\n", "    return t\n"))
+
+
+REFUSED = {
+    "an instance attribute shadowing the method": MODEL.replace(
+        "self.enc = Enc()", "self.enc = Enc()\n        self.enc.batched = lambda x, b: x.view(b, -1)"),
+    "a store of the method anywhere in the module": MODEL + "\nEnc.batched = lambda self, x, b: x.view(b, -1)\n",
+    "setattr in the module": MODEL.replace(
+        "self.enc = Enc()", "self.enc = Enc()\n        setattr(self.enc, 'batched', lambda x, b: x.view(b, -1))"),
+    "an instance from a parameter (its class not known)": MODEL.replace(
+        "def __init__(self):\n        super().__init__()\n        self.enc = Enc()",
+        "def __init__(self, enc):\n        super().__init__()\n        self.enc = enc").replace(
+        "Model()(", "Model(Flat())(") + "\n\nclass Flat(nn.Module):\n    def batched(self, x, b):\n"
+        "        return x.view(b, -1, x.size(-1))\n",
+}
+
+#: changes to the class that the analysis does not follow (each keeps the view raising or
+#: not: what matters is that the analysis stays quiet where it cannot know)
+REFUSED_CLASSES = {
+    "a decorated method": ENC.replace("    def batched", "    @staticmethod\n    def _s(x):\n"
+                                      "        return x\n\n    @torch.no_grad()\n    def batched"),
+    "a __getattribute__ in the class": ENC + "    def __getattribute__(self, name):\n"
+                                             "        return super().__getattribute__(name)\n\n",
+    "returns laid out in two orders": ENC.replace(
+        "        return x.contiguous()", "        if bsz > 100:\n            return x.contiguous().view(bsz, -1)\n"
+        "        return x.contiguous()"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(REFUSED))
+def test_refusals_are_quiet(name):
+    src = source(REFUSED[name])
+    assert reports(src) == []
+    assert not raises_view_error(src)  # the view works: the method run is another
+
+
+@pytest.mark.parametrize("name", sorted(REFUSED_CLASSES))
+def test_classes_not_followed_are_quiet(name):
+    assert reports(source(MODEL, REFUSED_CLASSES[name])) == []
+
+
+def test_a_method_called_by_name_runs_no_hook():
+    """The certainty the module doc claims: forward hooks and pre-hooks run for ``m(x)``
+    (``nn.Module.__call__``), never for ``m.batched(x)``; so hooks cannot replace what a
+    method returns (nor its arguments)."""
+    ns: dict = {}
+    exec(compile(source(""), "case", "exec"), ns)
+    m = ns["Enc"]()
+    ran = []
+    m.register_forward_pre_hook(lambda mod, args: ran.append("pre") or (torch.zeros(2, 4),))
+    m.register_forward_hook(lambda mod, args, out: ran.append("post") or torch.ones(1))
+    handle = torch.nn.modules.module.register_module_forward_hook(lambda mod, a, out: ran.append("global"))
+    try:
+        y = m.batched(torch.randn(12, 2), 3)
+        assert ran == [] and y.shape == (4, 3, 2) and y.stride() == (2, 8, 1)
+        out = m(torch.randn(3, 4))
+        assert out.tolist() == [1.0] and {"pre", "global", "post"} <= set(ran)
+    finally:
+        handle.remove()
+
+
+PACKAGE = {
+    "xpkg/__init__.py": "",
+    "xpkg/enc.py": HEAD + textwrap.dedent(ENC) + textwrap.dedent("""
+        class Pair(nn.Module):
+            def forward(self, x):
+                return torch.zeros(1) + x.sum()
+
+            def zeros(self, n):
+                return torch.zeros(n, 2), n
+        """),
+    "xpkg/model.py": """
+        import torch
+        import torch.nn as nn
+        from .enc import Enc, Pair
+
+
+        class Model(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.enc = Enc()
+                self.pair = Pair()
+
+            def forward(self, x):
+                y = self.enc.batched(x, 4)
+                return y.view(y.size(0) * y.size(1), -1).t()
+
+            def copied(self):
+                z, n = self.pair.zeros(3)
+                return torch.tensor(z)
+        """,
+}
+
+
+def test_a_method_of_an_instance_of_another_module(tmp_path):
+    write_tree(tmp_path, PACKAGE)
+    path = tmp_path / "xpkg" / "model.py"
+    found = lint_source(path.read_text(), str(path))
+    assert [(f.code, f.line) for f in found] == [("TRC201", 14), ("TRC101", 18)]
+    assert found[1].fix is not None and not found[1].fix.safe  # evidence from another module
+    sys.path.insert(0, str(tmp_path))
+    try:
+        mod = importlib.import_module("xpkg.model")
+        with pytest.raises(RuntimeError, match=VIEW_ERROR):
+            mod.Model()(torch.randn(24, 3))
+        assert copies_a_tensor("import xpkg.model as m\n", "m.Model().copied()")
+    finally:
+        sys.path.remove(str(tmp_path))
+        for name in [m for m in sys.modules if m.startswith("xpkg")]:
+            del sys.modules[name]
+
+
+def test_another_module_storing_the_method_is_not_seen_but_its_own_store_is(tmp_path):
+    files = dict(PACKAGE)
+    files["xpkg/enc.py"] = files["xpkg/enc.py"] + "\n\nEnc.batched = Enc.forward\n"
+    write_tree(tmp_path, files)
+    path = tmp_path / "xpkg" / "model.py"
+    assert lint_source(path.read_text(), str(path)) == []
