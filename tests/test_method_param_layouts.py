@@ -124,3 +124,41 @@ def test_a_function_holding_a_view_is_followed_only_where_its_callers_may_permut
     src = LOSS + plain
     walk = ModuleWalk.of(src, ast.parse(src), _Dispatch(ALL_RULES), DEFAULT_OPTIONS, NO_SINK)
     assert sorted(c.node.name for c in walk.walker.sites.functions()) == ["build"]
+
+
+RNN_CALLER = """
+import torch
+from torch import nn
+
+
+class Ranker(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.embed = nn.Embedding(10, 4)
+        self.rnn = nn.LSTM(4, 8, batch_first=True)
+
+    def forward(self, tokens):
+        outputs, _ = self.rnn(self.embed(tokens))
+        return self.pack_seq(outputs)
+
+    def pack_seq(self, seq):
+        return seq.view(seq.size(0) * seq.size(1), -1)
+"""
+
+
+def test_an_rnn_output_passed_to_a_method_carries_its_layout():
+    """kbqa-ar-smcnn's model.py hands a batch_first LSTM's output to a method that views it:
+    the function around the call holds no ``view(``, yet the instances it calls are looked up
+    (it passes a closed function values), so the layout travels; torch raises."""
+    line = RNN_CALLER.splitlines().index("        return seq.view(seq.size(0) * seq.size(1), -1)") + 1
+    found = [f for f in lint_source(RNN_CALLER, "m.py") if f.code == "TRC201"]
+    assert [(f.line, f.fix.safe) for f in found] == [(line, False)]  # the caller's path only
+    assert "seq.size(0) == 1 or seq.size(1) == 1" in found[0].message
+    ns: dict = {}
+    exec(compile(RNN_CALLER, "<test>", "exec"), ns)
+    with pytest.raises(RuntimeError, match="view size is not compatible"):
+        ns["Ranker"]()(torch.randint(0, 10, (3, 5)))
+    assert ns["Ranker"]()(torch.randint(0, 10, (1, 5))).shape == (5, 8)  # a batch of one: legal
+    # the method called with a contiguous tensor instead: quiet
+    assert [f for f in lint_source(RNN_CALLER.replace("self.pack_seq(outputs)", "self.pack_seq(outputs.contiguous())"),
+                                   "m.py") if f.code == "TRC201"] == []

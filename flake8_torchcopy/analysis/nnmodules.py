@@ -185,7 +185,8 @@ def consumed_in(ev, tag: str) -> bool:
     known: Dict[tuple, bool] = ev.__dict__.setdefault("_nn_consumers", {})
     found = known.get((id(func), rnn))
     if found is None:
-        found = known[(id(func), rnn)] = consumes(ev.idx.line_text(func), rnn)
+        # an output passed to a closed function may carry its kind or layout there (.callsites)
+        found = known[(id(func), rnn)] = consumes(ev.idx.line_text(func), rnn) or id(func) in ev.sites.callers
     return found
 
 
