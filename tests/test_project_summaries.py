@@ -186,11 +186,12 @@ def test_package_function_shadowed_by_a_submodule(tmp_path):
     assert found(user_py) == []
 
 
-def test_no_package_and_no_file(tmp_path):
+def test_a_directory_of_scripts_and_no_file(tmp_path):
     write(tmp_path, {"helpers.py": HELPER,
                      "script.py": "import torch\nfrom helpers import make\nt = torch.tensor(make(3))\n"})
     script = tmp_path / "script.py"
-    assert found(script) == []
+    # no package: the modules beside it are its project (analysis/scriptdirs.py, tests/test_script_dirs.py)
+    assert found(script) == [("TRC101", 3, False)]  # a report, its fix unsafe
     assert lint_source(script.read_text()) == []  # no path: no project
 
 

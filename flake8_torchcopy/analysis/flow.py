@@ -100,8 +100,8 @@ def _others(path: Optional[str], options):
     """What the other modules of the linted file's project pass its module-level
     functions (:mod:`.projectcallers`), where the file is in a package on disk."""
     from .project import project_for
-    if project_for(path) is None:
-        return None
+    if getattr(project_for(path), "package", None) is None:
+        return None  # no project, or a directory of scripts (other modules' calls not looked for)
     from .projectcallers import other_calls
     return lambda funcs: other_calls(path, funcs, options)  # type: ignore[arg-type]
 

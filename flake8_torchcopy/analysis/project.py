@@ -46,6 +46,7 @@ from .projectmodule import module_of, release_trees
 from .projecttext import def_says_no, dynamic, may_bind, may_bind_class, may_rebind
 from .returns import bound_once
 from .returnwalker import Shape, tuple_value
+from .scriptdirs import script_directory, sibling
 from .values import OTHER_MODULE, TENSOR, UNKNOWN, Value
 
 __all__ = ["MAX_DEPTH", "Project", "forget", "imported_call", "package_of", "project_for", "release_trees"]
@@ -55,12 +56,26 @@ class Project:
     """The package of one linted file, as the walker asks about it."""
 
     def __init__(self, path: str) -> None:
-        found = package_of(os.path.dirname(os.path.abspath(path)))
+        directory = os.path.dirname(os.path.abspath(path))
+        found = package_of(directory)
         self.root: Optional[str] = None if found is None else found[0]
         self.package: Optional[str] = None if found is None else found[1]
+        # a directory of scripts (no __init__.py): its modules import each other by their
+        # top-level names (.scriptdirs)
+        self.script = found is None and script_directory(directory)
+        if self.script:
+            self.root = directory
 
     def top(self) -> Optional[str]:
         return self.package.split(".")[0] if self.package else None
+
+    def owns(self, dotted: str) -> bool:
+        """Is ``dotted`` a name of this project: of its top package, or, for a directory of
+        scripts, ``module.name`` of one of its modules (:func:`.scriptdirs.sibling`)."""
+        first = dotted.partition(".")[0]
+        if self.script:
+            return dotted.count(".") == 1 and self.root is not None and sibling(self.root, first)
+        return first == self.top()
 
     def absolute(self, level: int, module: Optional[str]) -> Optional[str]:
         """The dotted name ``from <level dots><module> import ...`` refers to from this file."""
@@ -80,7 +95,7 @@ class Project:
     def _split(self, dotted: str, through: bool) -> Optional[Tuple[str, str, str]]:
         """(the project's root, module, name) of ``dotted``, a name of this project's top
         package (reached through its packages' namespaces where ``through``), else None."""
-        if self.root is None or "." not in dotted or dotted.split(".")[0] != self.top():
+        if self.root is None or "." not in dotted or not self.owns(dotted):
             return None
         module, _, name = dotted.rpartition(".")
         if through and not reached(self.root, module):
@@ -277,7 +292,7 @@ def _dotted(walker, callee: Optional[ast.AST], func: Value, base: Optional[Value
     project = walker.__dict__.get("_project", False)
     if project is False:
         project = walker._project = project_for(walker.path)
-    if project is None or dotted.partition(".")[0] != project.top():
+    if project is None or not project.owns(dotted):
         return None
     return project, dotted, through
 
@@ -361,3 +376,5 @@ def forget() -> None:
     forget_stars()
     from .projectglobals import forget as forget_globals
     forget_globals()
+    from .scriptdirs import forget as forget_scripts
+    forget_scripts()

@@ -1,0 +1,125 @@
+"""Directories of scripts (analysis/scriptdirs.py): modules with no package beside them,
+imported by their top-level names, run with torch.
+
+A file in a directory with no ``__init__.py`` reads its sibling modules as a package's
+modules are read: a function's returns, a module global, an instance of an nn.Module class
+and what its methods return.  Each report is run as a script of that directory (its
+directory first on ``sys.path``): the copy warns, the view raises.  Names Python finds
+before the path (the standard library's) and forms not followed stay quiet.
+"""
+import subprocess
+import sys
+
+import pytest
+from project_tree import write_tree
+
+from flake8_torchcopy import lint_source
+from flake8_torchcopy.analysis.project import forget
+
+torch = pytest.importorskip("torch")
+
+HELPERS = """
+import torch
+import torch.nn as nn
+
+
+def make(n):
+    return torch.zeros(n, 3)
+
+
+ROOTS = torch.tensor([1.0, 2.0])
+
+
+class Loader(nn.Module):
+    def forward(self, x):
+        return torch.zeros(1) + x
+
+    def batchify(self, data, bsz):
+        nbatch = data.size(0) // bsz
+        trimmed = data.narrow(0, 0, nbatch * bsz)
+        return trimmed.contiguous().view(bsz, -1, trimmed.size(-1)).transpose(0, 1)
+"""
+
+TRAIN = """
+import torch
+import helpers
+from helpers import make, ROOTS, Loader
+
+
+def copies(n):
+    a = torch.tensor(make(n))
+    b = torch.tensor(helpers.make(n))
+    c = torch.tensor(ROOTS)
+    return a, b, c
+
+
+def batches(data, bsz):
+    loader = Loader()
+    batched = loader.batchify(data, bsz)
+    return batched[1:3].view(-1).t()  # (bsz, -1) would stay undecided: bsz is no size it knows
+
+
+if __name__ == "__main__":
+    import warnings
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        copies(2)
+    print(sum("copy construct from a tensor" in str(w.message) for w in caught))
+    try:
+        batches(torch.randn(40, 2), 4)
+    except RuntimeError as e:
+        print("view size is not compatible" in str(e))
+"""
+
+
+def _lint(path):
+    forget()
+    return [(f.line, f.code, f.fix.safe if f.fix else None) for f in lint_source(path.read_text(), str(path))]
+
+
+def _line(path, text):
+    return next(i for i, line in enumerate(path.read_text().splitlines(), 1) if text in line)
+
+
+def test_a_script_reads_the_modules_beside_it(tmp_path):
+    write_tree(tmp_path, {"helpers.py": HELPERS, "train.py": TRAIN})
+    train = tmp_path / "train.py"
+    found = _lint(train)
+    assert found == [(_line(train, "torch.tensor(make(n))"), "TRC101", False),
+                     (_line(train, "torch.tensor(helpers.make(n))"), "TRC101", False),
+                     (_line(train, "torch.tensor(ROOTS)"), "TRC101", False),
+                     (_line(train, "batched[1:3].view(-1)"), "TRC201", False)]  # called in a try
+    run = subprocess.run([sys.executable, str(train)], cwd=str(tmp_path / ".."), capture_output=True, text=True)
+    assert run.stdout.split() == ["3", "True"], run.stderr  # three copies warn; the view raises
+
+
+QUIET = {
+    "a standard-library name beside the script (json.py)": (
+        {"json.py": HELPERS},
+        "import torch\nimport json\n\n\ndef use(n):\n    return torch.tensor(json.make(n))\n"),
+    "a module of a directory below": (
+        {"sub/helpers.py": HELPERS},
+        "import torch\nimport sub.helpers\n\n\ndef use(n):\n    return torch.tensor(sub.helpers.make(n))\n"),
+    "no such module beside it": (
+        {},
+        "import torch\nimport helpers\n\n\ndef use(n):\n    return torch.tensor(helpers.make(n))\n"),
+    "a re-export through another module beside it": (
+        {"helpers.py": HELPERS, "again.py": "from helpers import make\n"},
+        "import torch\nfrom again import make\n\n\ndef use(n):\n    return torch.tensor(make(n))\n"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(QUIET))
+def test_forms_not_followed_stay_quiet(tmp_path, name):
+    files, text = QUIET[name]
+    write_tree(tmp_path, dict(files, **{"use.py": text}))
+    assert _lint(tmp_path / "use.py") == []
+
+
+def test_a_script_s_own_closed_functions_still_take_their_calls(tmp_path):
+    """What other modules pass is not looked for in a directory of scripts: the calls the
+    file shows still seed a private function's parameters (as outside any project)."""
+    text = ("import torch\n\n\ndef _copy(t):\n    return torch.tensor(t)\n\n\n"
+            "def use():\n    return _copy(torch.ones(2))\n")
+    write_tree(tmp_path, {"use.py": text, "other.py": "from use import _copy\n_copy([1.0])\n"})
+    assert [c for _, c, _ in _lint(tmp_path / "use.py")] == ["TRC101"]
