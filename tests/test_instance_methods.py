@@ -221,3 +221,42 @@ def test_another_module_storing_the_method_is_not_seen_but_its_own_store_is(tmp_
     write_tree(tmp_path, files)
     path = tmp_path / "xpkg" / "model.py"
     assert lint_source(path.read_text(), str(path)) == []
+
+
+LOADER = """
+class Loader:
+    def __init__(self, n):
+        self.n = n
+
+    def batchify(self, data, bsz):
+        return data.contiguous().view(bsz, -1, data.size(-1)).transpose(0, 1)
+
+
+def use():
+    loader = Loader(3)
+    y = loader.batchify(torch.randn(12, 2), 3)
+    return y.view(-1).t()
+"""
+
+
+def test_a_method_of_a_plain_class_instance():
+    """A class with no base (or ``object``): its instance is never called, its methods
+    are followed as an nn.Module's are (RNN-Time-series' ``PickleDataLoad.batchify``)."""
+    for src in (source(LOADER), source(LOADER.replace("class Loader:", "class Loader(object):"))):
+        assert reports(src) == [("TRC201", _line(src, "y.view(-1)"))]
+        assert raises_view_error(src)
+
+
+PLAIN_REFUSED = {
+    "a method nn.Module's instances return themselves by (train)": LOADER.replace(
+        "    def batchify", "    def train(self):\n        return 0\n\n    def batchify"),
+    "object rebound in the module": LOADER.replace("class Loader:", "class Loader(object):") + "\nobject = type\n",
+    "a base from elsewhere": "from collections import OrderedDict as Base\n\n\n" + LOADER.replace(
+        "class Loader:", "class Loader(Base):"),
+    "two bases": LOADER.replace("class Loader:", "class Mixin:\n    pass\n\n\nclass Loader(Mixin, object):"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PLAIN_REFUSED))
+def test_plain_classes_not_followed_are_quiet(name):
+    assert reports(source(PLAIN_REFUSED[name])) == []

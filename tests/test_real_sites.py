@@ -52,18 +52,22 @@ SITES = [
          "sizes from config (several query groups of several heads)"),
     Site("chickenbestlover/RNN-Time-series-Anomaly-Detection 1_train_predictor.py:228",
          "rnn_timeseries/1_train_predictor.py", 0, "TRC201",
-         "returns of another module's method (batchify: view(...).transpose(0, 1)) through "
-         "a module global passed as a parameter and a helper's tuple return; the layout "
-         "through a dim-0 slice; symbolic sizes (args.batch_size)"),
+         "a module global passed as a parameter of a public function (train) and on to "
+         "get_batch, a helper's tuple return per call; symbolic sizes: view(args.batch_size, -1) "
+         "of (seq_len, batch_size, F) raises unless a size is 1 or seq_len == batch_size and "
+         "F == 1, no 'sizes are 1' condition (the script's directory, batchify's layout into "
+         "train_dataset and the dim-0 slice are followed: tests/test_script_dirs.py)"),
     Site("facebookresearch/SparseConvNet sparseconvnet/denseToSparse.py:58",
          "sparseconvnet_densetosparse.py", 0, "TRC201",
          "a permutation given as a computed list (*([0] + list(range(2, 2 + dimension)) + "
          "[1])); input is a parameter of a public autograd Function"),
     Site("quyingqi/kbqa-ar-smcnn relation_ranking/attention.py:81", "kbqa/attention.py", 0,
          "TRC201",
-         "a parameter of another module's method (model.py passes a batch_first LSTM output "
-         "through question_attention.forward -> attention -> _score -> pack_seq); the layout "
-         "through a method's return (question_encoder)"),
+         "a parameter of another module's method (model.py's question_attention.forward); "
+         "calls through self in an abstract base (attention -> _score, overridden -> "
+         "pack_seq, a staticmethod); the layout through a self-method's return "
+         "(question_encoder, hedged) and cal_score's join with a contiguous path (the script "
+         "directory and an LSTM output passed to a method are followed)"),
     Site("csyanbin/TPN-pytorch models.py:170", "tpn/models.py", 0, "TRC201",
          "a parameter whose tensors another module builds (train.py: torch.from_numpy("
          "np.transpose(x, (0, 3, 1, 2))), a channels_last layout); torch.cat of those; a conv "

@@ -123,3 +123,52 @@ def test_a_script_s_own_closed_functions_still_take_their_calls(tmp_path):
             "def use():\n    return _copy(torch.ones(2))\n")
     write_tree(tmp_path, {"use.py": text, "other.py": "from use import _copy\n_copy([1.0])\n"})
     assert [c for _, c, _ in _lint(tmp_path / "use.py")] == ["TRC101"]
+
+
+PREPROCESS = """
+import torch
+from torch import device
+
+
+class PickleDataLoad(object):
+    def __init__(self, n):
+        self.trainData = torch.randn(n, 2)
+
+    def batchify(self, args, data, bsz):
+        nbatch = data.size(0) // bsz
+        trimmed_data = data.narrow(0, 0, nbatch * bsz)
+        batched_data = trimmed_data.contiguous().view(bsz, -1, trimmed_data.size(-1)).transpose(0, 1)
+        batched_data = batched_data.to(device(args.device))
+        return batched_data
+"""
+
+SCRIPT = """
+import types
+
+import torch
+
+import preprocess_data
+
+args = types.SimpleNamespace(batch_size=4, device="cpu")
+TimeseriesData = preprocess_data.PickleDataLoad(40)
+# batchify returns a transposed view (the walk needs a group of TRC201's words in the text)
+train_dataset = TimeseriesData.batchify(args, TimeseriesData.trainData, args.batch_size)
+try:
+    flat = train_dataset.view(-1)
+except RuntimeError as e:
+    print("view size is not compatible" in str(e))
+"""
+
+
+def test_a_script_s_module_global_holds_another_module_s_method_return(tmp_path):
+    """RNN-Time-series-Anomaly-Detection's 1_train_predictor.py: ``train_dataset`` is the
+    transposed view ``preprocess_data.PickleDataLoad.batchify`` returns (``.to(device)``
+    keeps a dense layout's strides); a view merging its first two dims raises."""
+    write_tree(tmp_path, {"preprocess_data.py": PREPROCESS, "script.py": SCRIPT})
+    script = tmp_path / "script.py"
+    found = _lint(script)
+    assert found == [(_line(script, "train_dataset.view(-1)"), "TRC201", False)]  # in a try: unsafe
+    run = subprocess.run([sys.executable, str(script)], cwd=str(tmp_path / ".."), capture_output=True, text=True)
+    assert run.stdout.split() == ["True"], run.stderr
+    x = torch.randn(8, 4, 2).transpose(0, 1)
+    assert x.to(torch.device("meta")).stride() == x.stride() == x.to(torch.device("cpu")).stride()

@@ -1,11 +1,12 @@
-"""What ``m.method(...)`` returns, ``m`` an instance of a project ``nn.Module`` class.
+"""What ``m.method(...)`` returns, ``m`` an instance of a project class.
 
 ``self.enc = Encoder(...)`` in ``__init__`` (every store of the attribute constructs the
 class), or ``enc = Encoder(...)``, with ``Encoder`` a class of the module or of another
 module of the project that :mod:`.nnclasses` follows (its instances are tagged ``"@Encoder"``
 / ``"@pkg.models.Encoder"``): ``self.enc.encode(x)`` runs the ``encode`` the class chain
 binds, found as :func:`.nnclasses.forward_of` finds ``forward`` (chains of single bases up to
-``nn.Module``, nothing in them binding ``__call__``, ``__getattribute__``... , the method
+``nn.Module``, or to a plain class: no base, or ``object``; nothing in them binding
+``__call__``, ``__getattribute__``..., nor a method ``nn.Module`` returns itself by), the method
 bound once by a plain ``def`` that ends in a ``return``), where neither the module defining
 the class nor the one calling the method stores an attribute of that name (``self.encode =
 f`` would shadow the method), calls ``setattr`` or names ``__dict__``.

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import ast
 from collections import Counter
-from typing import Callable, Dict, List, Optional
+from typing import Callable, Dict, List, Optional, cast
 
 from .nodeindex import children, walk
 from .returns import exits_by_return
@@ -89,7 +89,8 @@ def class_bindings(cls: ast.ClassDef) -> Counter:
 
 
 def forward_of(cls: ast.ClassDef, classes: Dict[str, ast.ClassDef], qualname: Callable[[ast.AST], Optional[str]],
-               source: str, once: Callable[[str], bool], name: str = "forward") -> Optional[ast.FunctionDef]:
+               source: str, once: Callable[[str], bool], name: str = "forward",
+               chain_only: bool = False) -> Optional[ast.FunctionDef]:
     """The ``forward`` an instance of ``cls`` runs when called (``name``: the method
     ``m.name(...)`` runs, :mod:`.instancemethods`), where the class is one this module
     follows (module doc); else None.  ``classes``: the module's classes by name
@@ -98,13 +99,18 @@ def forward_of(cls: ast.ClassDef, classes: Dict[str, ast.ClassDef], qualname: Ca
     from .nnmodules import RETURNS_SELF, hooked  # nnmodules imports this module
     if "setattr" in source or not once(cls.name) or hooked(source) or attribute_stored(source, cls.name):
         return None
-    if name != "forward" and (attribute_stored(source, name) or name in CALLING or name.startswith("__")):
+    if name != "forward" and not chain_only and (attribute_stored(source, name) or name in CALLING
+                                                 or name.startswith("__")):
         return None  # an instance attribute (``self.m = f``) would shadow the method
     chain: List[ast.ClassDef] = []
     c = cls
     while True:
-        if c.decorator_list or c.keywords or len(c.bases) != 1 or len(chain) >= MAX_CHAIN \
-                or any(c is k for k in chain):
+        if c.decorator_list or c.keywords or len(chain) >= MAX_CHAIN or any(c is k for k in chain):
+            return None
+        if name != "forward" and _plain_root(c, source):
+            chain.append(c)  # a plain class (.instancemethods): ``class Loader:``, ``(object)``
+            break
+        if len(c.bases) != 1:
             return None
         chain.append(c)
         base = c.bases[0]
@@ -118,14 +124,35 @@ def forward_of(cls: ast.ClassDef, classes: Dict[str, ast.ClassDef], qualname: Ca
         bound = class_bindings(c)
         if any(n in bound for n in CALLING) or any(n in bound for n in RETURNS_SELF):
             return None
+        if chain_only:
+            continue
         if forward is None and bound[name]:
             defs = [s for s in c.body if isinstance(s, ast.FunctionDef) and s.name == name]
             if bound[name] != 1 or len(defs) != 1:
                 return None  # bound otherwise (an assignment, a nested block, async)
             forward = defs[0]
+    if chain_only:
+        return cast(ast.FunctionDef, cls)  # every class of the chain is followed (a truthy answer)
     if forward is None or not exits_by_return(forward):
         return None
     return forward
+
+
+def _plain_root(c: ast.ClassDef, source: str) -> bool:
+    """Is ``c`` a class with no base but ``object`` (``class C:``, ``class C(object):``,
+    ``object`` not rebound in the module's text)?"""
+    if not c.bases:
+        return True
+    base = c.bases[0]
+    return len(c.bases) == 1 and isinstance(base, ast.Name) and base.id == "object" \
+        and not any(w in source for w in ("object =", "object=", " as object", "def object", "class object"))
+
+
+def followed_class(cls: ast.ClassDef, classes: Dict[str, ast.ClassDef], qualname: Callable[[ast.AST], Optional[str]],
+                   source: str, once: Callable[[str], bool]) -> bool:
+    """Are the methods of an instance of ``cls`` followed (:mod:`.instancemethods`): the
+    class chain as :func:`forward_of` reads it, up to ``nn.Module`` or a plain class?"""
+    return forward_of(cls, classes, qualname, source, once, "__init__", chain_only=True) is not None
 
 
 def attribute_stored(source: str, name: str) -> bool:
@@ -198,9 +225,24 @@ def local_instance(ev, cls: ast.ClassDef, func: Value) -> Optional[Value]:
     """``Net(...)`` of the class ``cls`` of the module (the value its name holds: ``func``):
     an instance, or None.  Its kind stays what a call of the class was before (an instance
     of a class whose base is no torch class is no tensor)."""
-    if not instances_followed(ev) or local_forward(ev, cls.name) is None:
+    if not instances_followed(ev) or local_forward(ev, cls.name) is None and not local_followed(ev, cls.name):
         return None
     return Value(NOT if func.is_class else UNKNOWN, nnmod="@" + cls.name)
+
+
+def local_followed(ev, name: str) -> bool:
+    """Are the methods of an instance of the class ``name`` of the module followed
+    (:func:`followed_class`: a plain class too, whose instances are not called)?  Once per class."""
+    known: Dict[str, bool] = ev.__dict__.setdefault("_followed_classes", {})
+    if name not in known:
+        tree = getattr(ev, "tree", None)
+        classes = ev.__dict__.get("_nn_classes")
+        if classes is None and tree is not None:
+            classes = ev._nn_classes = module_classes(tree)
+        cls = None if classes is None else classes.get(name)
+        known[name] = cls is not None and followed_class(cls, classes, ev.static_qualname, ev.source,
+                                                         lambda n: n not in ev.rebound)
+    return known[name]
 
 
 def static_tag(call: ast.Call, q: Optional[str], qualname) -> Optional[str]:
@@ -216,7 +258,7 @@ def static_tag(call: ast.Call, q: Optional[str], qualname) -> Optional[str]:
     if not isinstance(root, ast.Name):
         return None
     if q is None and isinstance(func, ast.Name) and id(ev.lookup(func.id)) in ev.module_classes:
-        dotted = func.id if local_forward(ev, func.id) is not None else None
+        dotted = func.id if local_forward(ev, func.id) is not None or local_followed(ev, func.id) else None
     else:
         from .project import static_class
         dotted = static_class(ev, func)

@@ -178,7 +178,14 @@ def consumed_in(ev, tag: str) -> bool:
     an instance tagged ``tag``?"""
     func = getattr(ev, "closure_func", None)
     if func is None:
-        return False
+        # the module body: a project class's instance (``loader = data.Loader(...)`` of a
+        # script), where the module's text holds such a call (once per module)
+        if tag[:1] != "@" or not getattr(ev, "in_module_body", False):
+            return False
+        known_module = ev.__dict__.get("_nn_module_consumes")
+        if known_module is None:
+            known_module = ev._nn_module_consumes = consumes(ev.source, True)
+        return known_module
     if getattr(ev, "summarising_forward", False):
         return True  # the walker of returns on a forward (.nnclasses): what it returns is asked for
     rnn = tag[:1] == "@" or tag.partition(":")[0] in RNNS  # a project class's method may return a layout

@@ -102,20 +102,20 @@ class Project:
             return None
         return self.root, module, name
 
-    def forward_shape(self, dotted: str, through: bool = True) -> Shape:
+    def forward_shape(self, dotted: str, through: bool = True, ask: str = "()") -> Shape:
         """What calling an instance of the class ``dotted`` of this project returns: True a
         tensor, a tuple of bools (:data:`~.returnwalker.Shape`), False neither or not known
-        (:mod:`.nnclasses` says which classes are followed)."""
+        (:mod:`.nnclasses` says which classes are followed); ``ask="()!"``: are the
+        methods of its instances followed (:func:`.nnclasses.followed_class`)?"""
         split = self._split(dotted, through)
         if split is None:
             return False
         root, module, name = split
-        found = _defining(root, module, name + "()", MAX_DEPTH, set())[0]
+        found = _defining(root, module, name + ask, MAX_DEPTH, set())[0]
         if found is None:
             return False
         m = module_of(found[0])
         return tensor_def(m, found[1]) if m is not None else False
-
 
     def method_returns(self, dotted: str, method: str):
         """What ``m.method(...)`` returns, ``m`` an instance of the class ``dotted`` of this
@@ -125,11 +125,11 @@ class Project:
         if split is None:
             return False
         root, module, name = split
-        found = _defining(root, module, name + "()", MAX_DEPTH, set())[0]
+        found = _defining(root, module, name + "()!", MAX_DEPTH, set())[0]
         if found is None:
             return False
         m = module_of(found[0])
-        return tensor_def(m, f"{found[1]}.{method}") if m is not None else False
+        return tensor_def(m, f"{found[1][:-1]}.{method}") if m is not None else False
 
 
 def reached(root: str, module: str) -> bool:
@@ -202,9 +202,9 @@ def _defining(root: str, module: str, name: str, depth: int,
     hit = _RESOLVED.get(key)
     if hit is not None and hit[1] <= depth:  # found in as many modules as are left to look in
         return hit
-    cls = name.endswith("()")  # a class: "Net()" (:meth:`Project.forward_shape`)
-    bare = name[:-2] if cls else name
-    if file is None or file.text is None or (not may_bind_class(file, bare) if cls
+    cls = name.endswith("()") or name.endswith("()!")  # a class: "Net()" (:meth:`Project.forward_shape`)
+    bare = name.partition("()")[0] if cls else name
+    if file is None or file.text is None or (not may_bind_class(file, bare, name.endswith("!")) if cls
                                              else not may_bind(file, name) or def_says_no(file.text, name)):
         _RESOLVED[key] = (None, 1)
         return None, 1  # the text alone says no: the file is not parsed
@@ -222,7 +222,7 @@ def _defining(root: str, module: str, name: str, depth: int,
             found = (path, name)
     elif bare in m.from_imports:
         level, source, real = m.from_imports[bare]
-        real = real + "()" if cls else real
+        real = real + name[len(bare):] if cls else real
         origin = Project.__new__(Project)
         origin.root = root
         origin.package = module if is_package else module.rpartition(".")[0] or None
@@ -324,10 +324,12 @@ def _class_tag(walker, project: Project, dotted: str, through: bool) -> Optional
         return None  # cost: a class is looked for by a CamelCase name only (most calls are of functions)
     if "setattr" in walker.source or hooked(walker.source) or attribute_stored(walker.source, name):
         return None  # the class or its instances' forward may be replaced here
-    known: Dict[Tuple[str, bool], Shape] = walker.__dict__.setdefault("_class_forwards", {})
+    known: Dict[Tuple[str, bool], Optional[Shape]] = walker.__dict__.setdefault("_class_forwards", {})
     if (dotted, through) not in known:
-        known[(dotted, through)] = project.forward_shape(dotted, through)
-    if not known[(dotted, through)]:
+        shape = project.forward_shape(dotted, through)
+        # an instance whose forward is not followed: its methods may be (.instancemethods), a plain class's too
+        known[(dotted, through)] = shape if shape or project.forward_shape(dotted, through, "()!") else None
+    if known[(dotted, through)] is None:
         return None
     walker.__dict__.setdefault("_class_tags", {})[dotted] = known[(dotted, through)]
     return dotted

@@ -80,6 +80,11 @@ class Module:
         tree = live(self)
         if name.endswith("()"):
             return self.decide_forward(tree, name[:-2])
+        if name.endswith("()!"):  # are the methods of its instances followed (.instancemethods)?
+            from .nnclasses import followed_class
+            found = tree.classes.get(name[:-3])
+            return found is not None and followed_class(found, tree.classes, self.qualname_in(None), self.source,
+                                                      lambda n: bound_once(n, self.names))
         if "()." in name:  # "Net().m": what m of an instance returns (.instancemethods)
             cls, _, method = name.partition("().")
             return self.decide_method(tree, cls, method)

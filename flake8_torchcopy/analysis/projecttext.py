@@ -53,15 +53,16 @@ def may_import(file: FileVersion, name: str) -> bool:
     return name in file.import_words
 
 
-def may_bind_class(file: FileVersion, name: str) -> bool:
+def may_bind_class(file: FileVersion, name: str, plain: bool = False) -> bool:
     """Can the module bind ``name`` by a ``class`` statement (in a module whose text says
     ``forward``: an ``nn.Module`` subclass that defines none calls ``nn.Module``'s, which
-    raises), or re-export it by an import (no: the file is not parsed)?"""
+    raises; any, where ``plain``: a class whose methods are asked about), or re-export it
+    by an import (no: the file is not parsed)?"""
     text = file.text
-    if text is None or name not in text or "forward" not in text and "import" not in text or dynamic(file):
+    if text is None or name not in text or dynamic(file):
         return False
-    if "forward" not in text:
-        return may_import(file, name)
+    if "forward" not in text and not plain:
+        return "import" in text and may_import(file, name)
     needle = "class " + name  # (str.find: no pattern compiled per name)
     i = text.find(needle)
     while i >= 0:
