@@ -260,3 +260,17 @@ PLAIN_REFUSED = {
 @pytest.mark.parametrize("name", sorted(PLAIN_REFUSED))
 def test_plain_classes_not_followed_are_quiet(name):
     assert reports(source(PLAIN_REFUSED[name])) == []
+
+
+def test_the_method_the_chain_binds_first_runs():
+    """An inherited method is the base's; an override in the instance's own class is the one
+    that runs (the class is exact: ``Flat()`` makes a ``Flat``)."""
+    inherited = source(MODEL.replace("self.enc = Enc()", "self.enc = Sub()").replace(
+        "class Model", "class Sub(Enc):\n    pass\n\n\nclass Model"))
+    assert reports(inherited) == [("TRC201", _line(inherited, "y.view("))]
+    assert raises_view_error(inherited)
+    overridden = source(MODEL.replace("self.enc = Enc()", "self.enc = Flat()").replace(
+        "class Model", "class Flat(Enc):\n    def batched(self, x, bsz):\n"
+        "        return x.reshape(bsz, -1, x.size(-1))\n\n\nclass Model"))
+    assert reports(overridden) == []
+    assert not raises_view_error(overridden)
