@@ -172,3 +172,24 @@ def test_a_script_s_module_global_holds_another_module_s_method_return(tmp_path)
     assert run.stdout.split() == ["True"], run.stderr
     x = torch.randn(8, 4, 2).transpose(0, 1)
     assert x.to(torch.device("meta")).stride() == x.stride() == x.to(torch.device("cpu")).stride()
+
+
+def test_the_rnn_fixture_s_train_dataset_holds_batchify_s_layout(tmp_path):
+    """The real site's own files (fixtures/real_sites/rnn_timeseries): a view of the module
+    global ``train_dataset`` merging its first two dims is reported; torch raises on it.
+    (The site itself, ``targetSeq.view(args.batch_size, -1)`` in ``train``, stays an xfail.)"""
+    from pathlib import Path
+    fixture = Path(__file__).resolve().parent.parent / "fixtures" / "real_sites" / "rnn_timeseries"
+    text = (fixture / "1_train_predictor.py").read_text().replace(
+        "feature_dim = TimeseriesData", "flat = train_dataset.view(-1)\nfeature_dim = TimeseriesData")
+    write_tree(tmp_path, {"preprocess_data.py": (fixture / "preprocess_data.py").read_text(),
+                          "1_train_predictor.py": text})
+    script = tmp_path / "1_train_predictor.py"
+    # a layout resting on another module: a report, its fix unsafe
+    assert (_line(script, "flat = train_dataset.view(-1)"), "TRC201", False) in _lint(script)
+    ns: dict = {}
+    exec(compile((fixture / "preprocess_data.py").read_text(), "preprocess_data", "exec"), ns)
+    import types
+    data = ns["PickleDataLoad"].batchify(object(), types.SimpleNamespace(device="cpu"), torch.randn(640, 2), 64)
+    with pytest.raises(RuntimeError, match="view size is not compatible"):
+        data.view(-1)

@@ -46,6 +46,14 @@ from .values import OTHER_MODULE, TENSOR, UNKNOWN, Value
 METHOD_OUTPUT = "it is what a method of an instance returns (a store not seen may replace the instance)"
 
 _KEY = "instance-method"
+_ELSEWHERE = "instance-method of another module"
+
+
+def from_elsewhere(sym: Sym) -> bool:
+    """Is this a size of what a method of another module's class returned (a layout resting
+    on another module: TRC201's fix is unsafe)?"""
+    key = sym.key[1]
+    return isinstance(key, tuple) and bool(key) and key[0] == _ELSEWHERE
 
 
 @dataclass(frozen=True)
@@ -109,7 +117,8 @@ def value_of(ev, node: ast.Call, found: Returned, caveat: str) -> Value:
         return Value(kind, caveat=caveat)
     order = found.order
     text = ev.idx.text(node)
-    sizes: List[Mono] = [Mono.sym(Sym(f"{text}.size({i})", (_KEY, (id(node), i)))) for i in range(len(order))]
+    kind_key = _ELSEWHERE if caveat == OTHER_MODULE else _KEY
+    sizes: List[Mono] = [Mono.sym(Sym(f"{text}.size({i})", (kind_key, id(node), i))) for i in range(len(order))]
     mem = L.contiguous_strides([sizes[i] for i in order])
     strides = [mem[0]] * len(order)
     for k, i in enumerate(order):

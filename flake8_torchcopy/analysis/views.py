@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import List, Optional, Sequence, Tuple, cast
 
 from . import viewlegality as VL
+from .instancemethods import from_elsewhere
 from .selfmethods import hedged
 from .symbolic import Condition, Mono, Sym
 from .values import Value
@@ -29,6 +30,7 @@ class ViewJudgement:
     verdict: str
     unless: Tuple[Tuple[str, ...], ...] = ()
     origin: Optional[str] = None
+    elsewhere: bool = False  # the layout rests on another module of the project (a fix is unsafe)
 
     @property
     def raises(self) -> bool:
@@ -66,7 +68,8 @@ def judge_view(recv: Value, target: Optional[Sequence[Optional[Mono]]],
     unless = tuple(tuple(s.name if isinstance(s, Condition) else
                          f"{_label(s, read, args_text, recv.permuted_by)} == 1" for s in syms)
                    for syms in rescues)
-    return ViewJudgement(ILLEGAL, unless, recv.permuted_by)
+    elsewhere = any(from_elsewhere(a) for m in list(sizes) + list(layout[1]) for a in m.atoms())
+    return ViewJudgement(ILLEGAL, unless, recv.permuted_by, elsewhere)
 
 
 _SIZE_OF = re.compile(r"(.+)\.size\((\d+)\)")

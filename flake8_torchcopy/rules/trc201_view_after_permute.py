@@ -36,7 +36,9 @@ class ViewAfterPermute(Rule):
         "Safe: `reshape` returns exactly the same view wherever `view` succeeds (checked on "
         "3,000 random strided tensors), and copies where `view` would raise. Code that relied "
         "on the exception, or writes into the result expecting the source to change, is the "
-        "only case where behaviour differs — and there `view` raised anyway. Inside a `try` "
+        "only case where behaviour differs — and there `view` raised anyway. A layout that "
+        "another module of the project proves (what a method of an instance of its class "
+        "returns) gives an unsafe fix: that module may change. Inside a `try` "
         "body whose handler may catch a RuntimeError (`except RuntimeError`, `except Exception`, "
         "a bare `except`, a class not known to be another), or a `with` whose manager may "
         "swallow it (`contextlib.suppress`), the program relies on the error: the fix is unsafe "
@@ -182,8 +184,9 @@ class ViewAfterPermute(Rule):
                    f"permutation separated and raises RuntimeError"
                    + (f" unless {unless}" if unless else ""))
         start, end = ctx.name_span(func)
-        # under a handler that may catch the RuntimeError, the program relies on it
-        safe = not ctx.error_may_be_handled
+        # under a handler that may catch the RuntimeError, the program relies on it; a
+        # layout that rests on another module (which may change) gives a report, its fix unsafe
+        safe = not ctx.error_may_be_handled and not judged.elsewhere
         ctx.report(self.code, node, message,
                    Fix((Edit(start, end, "reshape"),), SAFE if safe else UNSAFE,
                        "Replace `.view` with `.reshape`"))
