@@ -37,10 +37,10 @@ class Site:
 
 SITES = [
     Site("kekmodel/FixMatch-pytorch utils/misc.py:41", "fixmatch_misc.py", 0, "TRC201"),
-    Site("Tianxiaomo/pytorch-YOLOv4 train.py:211", "yolov4_train.py", 0, "TRC201",
-         "a view against a literal size of a dim of unknown size: pred[..., :4] of a dim of "
-         "5 + self.n_classes is min(4, n) (pred[b].view(-1) is reported: the layout now "
-         "travels into build_target from its one caller, self.build_target(pred, ...))"),
+    # a view whose target ends fewer dims than the source has boundaries that never merge
+    # (pred[b].view(-1, 4) of a clone of a permuted slice: viewlegality._split_impossible);
+    # the layout travels into build_target from its one caller, self.build_target(pred, ...)
+    Site("Tianxiaomo/pytorch-YOLOv4 train.py:211", "yolov4_train.py", 0, "TRC201"),
     Site("ParthaEth/GIF my_utils/photometric_optimization/models/lbs.py:353", "gif_lbs.py", 0,
          "TRC201",
          "the layout of an einsum output ('bik,ji->bjk' is not contiguous); a function's "

@@ -41,11 +41,9 @@ SITES = [
          "lettucedetect_inference.py", 0, "TRC101"),
     Site("SeanNaren/deepspeech.pytorch data/sparse_image_warp.py:375",
          "deepspeech_sparse_image_warp.py", 0, "TRC101"),
-    Site("geyang/deep-auto-punctuation model.py:32", "autopunct_model.py", 0, "TRC201",
-         "a view with a leading -1 (view(-1, w)) of a batch_first GRU's output, which merges "
-         "its batch and time dims; w = self.hidden_size * self.bi_mul, the GRU's width from "
-         "the constructor's parameters (the layout itself is known: self.gru is built with "
-         "batch_first=True and its hx is 3-d)"),
+    # the leading -1 of view(-1, w) merges the batch_first GRU output's batch and time dims
+    # whatever w is (viewlegality._split_impossible)
+    Site("geyang/deep-auto-punctuation model.py:32", "autopunct_model.py", 0, "TRC201"),
     Site("Blealtan/efficient-kan src/efficient_kan/kan.py:156", "efficient_kan.py", 0, "TRC201",
          "a parameter of a public method (forward's x: callers pass transposed inputs)"),
     Site("agrimgupta92/sgan sgan/models.py:67", "sgan_models.py", 0, "TRC201",

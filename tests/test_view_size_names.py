@@ -7,7 +7,6 @@ among them, which torch treats as stride-free), a view the analysis decides lega
 raise, one it reports must raise unless one of the sizes it names is 1.  The analysis is read
 through the census's hook (:func:`viewlegality.view_verdict` as :mod:`.views` calls it).
 """
-import itertools
 import random
 import re
 import types
@@ -151,21 +150,31 @@ def test_a_view_reported_with_sizes_from_the_end_raises_as_claimed(monkeypatch):
 
 @pytest.mark.parametrize("read", ["x.shape[-1]", "x.size(-1)", "x.size(0)", "x.shape[0]"])
 def test_a_size_read_before_a_rebinding_is_not_the_new_tensors(read, monkeypatch):
-    """``u = x.shape[-1]`` then ``x = layer(x)``: u is the old x's size, whatever the new one."""
+    """``u = x.shape[-1]`` then ``x = layer(x)``: u is the old x's size, whatever the new one.
+    Taken for the new x's size, u would make a view that splits look like a merge; the view
+    is judged only as one that raises for every u (the permuted x has three chunks and a
+    view of two dims ends one dim at most between them), naming the new x's sizes only."""
     src = ("import torch\ndef f(self, x):\n    x = self.norm(x)\n"
            f"    u = {read}\n    x = self.layer(x)\n    return x.permute(0, 2, 1).view(u, -1)\n")
     seen, reports = verdicts(src, monkeypatch)
-    assert seen == ["unknown"] and not reports
-    # u is 4 (of the old x); with the new x's batch 1 the view splits, with 2 it merges:
-    # taken for the new x's size, u would have the view raise unless a size of the new x is 1
+    assert seen == ["illegal"] and len(reports) == 1
+    unless = reports[0].message.split(" unless ")[1]
+    assert sorted(unless.split(" or ")) == ["x.size(0) == 1", "x.size(1) == 1", "x.size(2) == 1"]
+    # with the new x's sizes all above 1 it raises for every u of the old x; with its batch 1
+    # and u the size it splits, it works (so no size of the old x is named)
     outcomes = set()
-    for old, new in itertools.product([(2, 3, 4), (4, 3, 2)], [(2, 3, 4), (1, 3, 4)]):
-        self = types.SimpleNamespace(norm=Layer(old), layer=Layer(new))
-        try:
-            run(src, "f", self, None)
-            outcomes.add("works")
-        except RuntimeError:
-            outcomes.add("raises")
+    for new in [(2, 3, 4), (3, 2, 2), (1, 3, 4)]:
+        n = new[0] * new[1] * new[2]
+        for u in [d for d in range(1, n + 1) if n % d == 0]:
+            self = types.SimpleNamespace(norm=Layer((u, 5, 7) if "0" in read else (5, 7, u)),
+                                         layer=Layer(new))
+            try:
+                run(src, "f", self, None)
+                outcomes.add("works")
+                assert 1 in new
+            except RuntimeError as e:
+                assert "view size is not compatible" in str(e)
+                outcomes.add("raises")
     assert outcomes == {"works", "raises"}
 
 

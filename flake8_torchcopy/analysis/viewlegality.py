@@ -138,21 +138,42 @@ def _check(sizes: Sequence[Mono], strides: Sequence[Mono], target: Sequence[Mono
         return UNKNOWN, []
     bad = []
     for (a, b), (c, d) in groups:
-        mismatches = []
+        mismatches = {}
         for k in range(a, b - 1):
             st_k, (s_n, st_n) = kept[k][1], kept[k + 1]
             if st_k != st_n * s_n:
-                mismatches.append(st_k / (st_n * s_n))
+                mismatches[k] = st_k / (st_n * s_n)
         if not mismatches:
             continue
-        if not all(_never_one(r) for r in mismatches):
+        if _split_impossible(src, tgt, (a, b), (c, d), [k for k, r in mismatches.items() if _never_one(r)]):
+            bad.append(a)
+        else:
             return UNKNOWN, groups
-        for i in range(a + 1, b):  # could a coincidence split the group finer?
-            for j in range(c + 1, d):
-                if not _never_one(product(src[a:i]) / product(tgt[c:j])):
-                    return UNKNOWN, groups
-        bad.append(a)
     return (ILLEGAL if bad else LEGAL), groups
+
+
+def _split_impossible(src: Sequence[Mono], tgt: Sequence[Mono], s_span, t_span, certain: Sequence[int]) -> bool:
+    """Can the view not end a target dim at every boundary ``k`` of ``certain`` (source dims
+    ``k`` and ``k + 1`` that never merge, for every value of the symbols other than 1)?
+    The view works only if it does: a target dim whose elements straddle such a boundary
+    merges the two dims.  A boundary is a target dim's end only where the source's leading
+    product up to it equals a leading product of the target's; this is impossible where
+    the ratio is never 1, or where the boundaries outnumber the target's (the source's
+    leading products grow strictly: every size is at least 2)."""
+    (a, b), (c, d) = s_span, t_span
+    if not certain:
+        return False
+    for k in certain:
+        if all(_never_one(product(src[a:k + 1]) / product(tgt[c:j])) for j in range(c + 1, d)):
+            return True
+    return len(certain) > d - c - 1 and all(_above_one(s) for s in src[a:b])
+
+
+def _above_one(m: Mono) -> bool:
+    """``m`` is at least 2 whenever its symbols are."""
+    low = m.bound(upper=False)
+    return low is not None and low.coef >= 1 and all(e > 0 for _, e in low.powers) \
+        and bool(low.powers or low.coef > 1)
 
 
 def _forced_exact(sizes: Sequence[Mono], target: Sequence[Mono]) -> FrozenSet[Sym]:
