@@ -417,6 +417,90 @@ def classify(table: Dict[str, Tuple[str, ...]]):
 
 
 # ------------------------------------------------------------------ output
+# Calls whose result is not contiguous though every input is (LAPACK's column-major
+# matrices, einsum's permuted bmm, stft's frames, an fft along an inner dim, rot90's flip of a
+# transpose, unique's dim moved back): each sample runs on contiguous inputs, and a name is
+# listed when a tensor it returns is not contiguous.  Keys: ``torch.<name>`` for functions,
+# ``.<name>`` for Tensor methods.  The analysis never takes their results for contiguous.
+_STRIDED_SAMPLES = {
+    "torch.einsum": "torch.einsum('bik,ji->bjk', V, W)",
+    "torch.stft": "torch.stft(SIG, 64, return_complex=True)",
+    ".stft": "SIG.stft(64, return_complex=True)",
+    "torch.rot90": "torch.rot90(A, 1, [1, 2])", ".rot90": "A.rot90(1, [1, 2])",
+    "torch.unique": "torch.unique(INTS, dim=1)", ".unique": "INTS.unique(dim=1)",
+    "torch.unique_consecutive": "torch.unique_consecutive(INTS, dim=1)",
+    ".unique_consecutive": "INTS.unique_consecutive(dim=1)",
+    "torch.inverse": "torch.inverse(A)", ".inverse": "A.inverse()",
+    "torch.cholesky": "torch.cholesky(S)", ".cholesky": "S.cholesky()",
+    "torch.cholesky_solve": "torch.cholesky_solve(B, L)", ".cholesky_solve": "B.cholesky_solve(L)",
+    "torch.cholesky_inverse": "torch.cholesky_inverse(L)", ".cholesky_inverse": "L.cholesky_inverse()",
+    "torch.triangular_solve": "torch.triangular_solve(B, R)", ".triangular_solve": "B.triangular_solve(R)",
+    "torch.lu_solve": "torch.lu_solve(B, LU, PIV)", ".lu_solve": "B.lu_solve(LU, PIV)",
+    "torch.lu_unpack": "torch.lu_unpack(LU, PIV)",
+    "torch.qr": "torch.qr(A)", ".qr": "A.qr()", "torch.svd": "torch.svd(A)", ".svd": "A.svd()",
+    "torch.geqrf": "torch.geqrf(A)", ".geqrf": "A.geqrf()",
+    "torch.orgqr": "torch.orgqr(A, TAU)", ".orgqr": "A.orgqr(TAU)",
+    "torch.ormqr": "torch.ormqr(A, TAU4, B)", ".ormqr": "A.ormqr(TAU4, B)",
+    "torch.pinverse": "torch.pinverse(A)", ".pinverse": "A.pinverse()",
+    "torch.linalg.inv": "torch.linalg.inv(A)", "torch.linalg.inv_ex": "torch.linalg.inv_ex(A)",
+    "torch.linalg.solve": "torch.linalg.solve(A, B)", "torch.linalg.solve_ex": "torch.linalg.solve_ex(A, B)",
+    "torch.linalg.cholesky": "torch.linalg.cholesky(S)",
+    "torch.linalg.cholesky_ex": "torch.linalg.cholesky_ex(S)",
+    "torch.linalg.solve_triangular": "torch.linalg.solve_triangular(R, B, upper=True)",
+    "torch.linalg.householder_product": "torch.linalg.householder_product(A, TAU)",
+    "torch.linalg.lu_solve": "torch.linalg.lu_solve(LU, PIV, B)",
+    "torch.linalg.lu_factor": "torch.linalg.lu_factor(A)",
+    "torch.linalg.lu_factor_ex": "torch.linalg.lu_factor_ex(A)", "torch.linalg.lu": "torch.linalg.lu(A)",
+    "torch.linalg.ldl_factor": "torch.linalg.ldl_factor(S)",
+    "torch.linalg.ldl_factor_ex": "torch.linalg.ldl_factor_ex(S)",
+    "torch.linalg.ldl_solve": "torch.linalg.ldl_solve(*torch.linalg.ldl_factor(S), B)",
+    "torch.linalg.qr": "torch.linalg.qr(A)", "torch.linalg.svd": "torch.linalg.svd(A)",
+    "torch.linalg.eig": "torch.linalg.eig(A)", "torch.linalg.eigh": "torch.linalg.eigh(S)",
+    "torch.linalg.lstsq": "torch.linalg.lstsq(A, B)", "torch.linalg.pinv": "torch.linalg.pinv(A)",
+    "torch.linalg.tensorinv": "torch.linalg.tensorinv(T4, ind=2)",
+    "torch.linalg.tensorsolve": "torch.linalg.tensorsolve(torch.randn(2, 3, 6), torch.randn(2, 3))",
+    "torch.linalg.matrix_exp": "torch.linalg.matrix_exp(A)", "torch.matrix_exp": "torch.matrix_exp(A)",
+    "torch.fft.fft": "torch.fft.fft(A, dim=1)", "torch.fft.ifft": "torch.fft.ifft(A, dim=1)",
+    "torch.fft.rfft": "torch.fft.rfft(A, dim=1)", "torch.fft.irfft": "torch.fft.irfft(A, dim=1)",
+    "torch.fft.hfft": "torch.fft.hfft(A, dim=1)", "torch.fft.ihfft": "torch.fft.ihfft(A, dim=1)",
+    "torch.fft.fftn": "torch.fft.fftn(A, dim=(1,))", "torch.fft.ifftn": "torch.fft.ifftn(A, dim=(1,))",
+    "torch.fft.rfftn": "torch.fft.rfftn(A, dim=(1,))", "torch.fft.irfftn": "torch.fft.irfftn(A, dim=(1,))",
+    "torch.fft.fft2": "torch.fft.fft2(A, dim=(0, 1))", "torch.fft.rfft2": "torch.fft.rfft2(A, dim=(0, 1))",
+    "torch.fft.ifft2": "torch.fft.ifft2(A, dim=(0, 1))", "torch.fft.irfft2": "torch.fft.irfft2(A, dim=(0, 1))",
+    "torch.fft.hfft2": "torch.fft.hfft2(A, dim=(0, 1))", "torch.fft.ihfft2": "torch.fft.ihfft2(A, dim=(0, 1))",
+    "torch.fft.hfftn": "torch.fft.hfftn(A, dim=(1,))", "torch.fft.ihfftn": "torch.fft.ihfftn(A, dim=(1,))",
+    "torch.cdist": "torch.cdist(V, V)", "torch.tensordot": "torch.tensordot(V, W.t(), dims=([1], [0]))",
+    "torch.kron": "torch.kron(A, A)", "torch.cross": "torch.cross(V, V, dim=2)",
+}
+
+
+def _strided_inputs() -> Dict[str, object]:
+    g = torch.Generator().manual_seed(0)
+    a = torch.randn(2, 4, 4, generator=g)
+    s = a @ a.mT + 4 * torch.eye(4)
+    lu, piv = torch.linalg.lu_factor(a)
+    return {"torch": torch, "A": a, "S": s, "L": torch.linalg.cholesky(s), "R": a.triu() + 4 * torch.eye(4),
+            "B": torch.randn(2, 4, 3, generator=g), "V": torch.randn(2, 5, 3, generator=g),
+            "W": torch.randn(4, 5, generator=g), "SIG": torch.randn(2, 400, generator=g),
+            "INTS": torch.randint(0, 3, (2, 4, 5), generator=g), "LU": lu, "PIV": piv,
+            "TAU": torch.rand(2, 3, generator=g), "TAU4": torch.rand(2, 4, generator=g),
+            "T4": torch.randn(4, 6, 8, 3, generator=g)}
+
+
+def strided_results() -> Set[str]:
+    """The keys of ``_STRIDED_SAMPLES`` whose sample returns a tensor that is not contiguous."""
+    import warnings
+    out = set()
+    for key, code in _STRIDED_SAMPLES.items():
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            result = eval(code, _strided_inputs())  # noqa: S307 (the samples above)
+        items = result if isinstance(result, tuple) else (result,)
+        if any(isinstance(t, torch.Tensor) and not t.is_contiguous() for t in items):
+            out.add(key)
+    return out
+
+
 def _names(var: str, names: Iterable[str], comment: str) -> str:
     lines, line = [], ""
     for n in sorted(names):
@@ -516,6 +600,11 @@ def render() -> str:
                "# submodules')."),
         _dict("NN_TUPLE_MODULES", nn_modules()[1],
               "torch.nn module classes whose forward is annotated to return a fixed tuple of tensors."),
+        _names("STRIDED_RESULT_FUNCTIONS", (k for k in strided_results() if k.startswith("torch.")),
+               "Functions whose result is not contiguous though every input is (measured on samples:\n"
+               "# LAPACK's column-major matrices, einsum, stft, an fft along an inner dim, rot90...)."),
+        _names("STRIDED_RESULT_METHODS", (k[1:] for k in strided_results() if k.startswith(".")),
+               "Tensor methods whose result is not contiguous though the tensor is (as above)."),
         "# Operators documented as another's alias (\"Alias for :func:`torch.sub`\"): {alias: operator}.\n"
         "ALIASES = {\n" + "".join(f"    {a!r}: {t!r},\n" for a, t in sorted(aliases(facts).items())) + "}\n",
     ]

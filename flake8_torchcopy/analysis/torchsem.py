@@ -18,6 +18,7 @@ from .methodlayouts import _operand_values, const_int, method_layout, unsqueezed
 from .modulescan import defines_method
 from .pieces import PIECES, pieces_of
 from .symbolic import ONE, Mono, Sym
+from .torchfacts import STRIDED_RESULT_FUNCTIONS, STRIDED_RESULT_METHODS
 from .values import ANNOTATED, NOT, NOT_VALUE, TENSOR, UNKNOWN, UNKNOWN_VALUE, Value
 
 NON_TENSOR_QUALNAMES = frozenset(
@@ -179,6 +180,23 @@ def _patched(ev) -> bool:
 
 
 def call_qualname(ev, node, q: str, args: List[Value]) -> Value:
+    v = _call_qualname(ev, node, q, args)
+    return strided(v, q) if q in STRIDED_RESULT_FUNCTIONS else v
+
+
+def strided(v: Value, origin: str) -> Value:
+    """``v`` (or each tensor it holds) never taken for contiguous: the result of a call whose
+    outputs torch lays out otherwise though its inputs are contiguous (``torchfacts``'
+    ``STRIDED_RESULT_*``: LAPACK's column-major matrices, einsum...)."""
+    if v.elems is not None or v.item is not None:
+        return v.with_(elems=None if v.elems is None else tuple(strided(e, origin) for e in v.elems),
+                       item=None if v.item is None else strided(v.item, origin))
+    if v.kind == NOT:
+        return v
+    return v.with_(strides=None, permuted_by=v.permuted_by or origin)
+
+
+def _call_qualname(ev, node, q: str, args: List[Value]) -> Value:
     value_of = None if q.startswith("torch.utils.data.") and _patched(ev) else \
         (lambda a: ev.cache.get(id(a)) or UNKNOWN_VALUE)
     known = pipelines.call(q, node, value_of)
@@ -320,9 +338,11 @@ def call_method(ev, node, recv: Value, m: str, args: List[Value]) -> Value:
         return yields.tensor_pieces(recv) or UNKNOWN_VALUE
     shaped = argreturns.method_value(ev, node, recv, m, args)  # x.max(), x.unique(return_counts=True)
     if shaped is not None:
-        return shaped
+        return strided(shaped, "." + m) if m in STRIDED_RESULT_METHODS else shaped
     if m not in api.TENSOR_METHODS:
         return UNKNOWN_VALUE
+    if m in STRIDED_RESULT_METHODS:  # x.inverse(): column-major
+        return Value(recv.kind, caveat=recv.caveat, permuted_by=recv.permuted_by or "." + m)
     return method_layout(ev, node, recv, m, node.args, node.func.value)
 
 

@@ -105,9 +105,18 @@ def tuple_result(shape: TupleShape, v: Value) -> Value:
     """The tuple: its items have the call's kind and caveat, and a layout only where the op
     allocates contiguous outputs (else never taken for contiguous when the input was
     permuted)."""
-    origin = None if shape.contiguous else v.permuted_by
+    origin = None if shape.contiguous else v.permuted_by or _strided_origin(shape)
     item = Value(v.kind, caveat=v.caveat, permuted_by=origin)
     return Value(NOT, elems=(item,) * shape.length, item=item)
+
+
+def _strided_origin(shape: TupleShape) -> Optional[str]:
+    """``torch.linalg.qr``, ``x.svd()``...: outputs torch lays out column-major (or otherwise
+    not contiguous) though the input is contiguous, so never taken for contiguous."""
+    if shape.torch_function:
+        q = "torch." + shape.name
+        return q if q in facts.STRIDED_RESULT_FUNCTIONS else None
+    return "." + shape.name if shape.name in facts.STRIDED_RESULT_METHODS else None
 
 
 def _has_dim(node: ast.Call, first: int) -> bool:
