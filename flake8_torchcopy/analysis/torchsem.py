@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 from typing import List, Optional
 
-from . import argreturns, dictreads, pipelines, yields
+from . import argreturns, dictreads, einsum, pipelines, yields
 from . import layout as L
 from . import torchapi as api
 from .elementwise import elementwise_layout, masked_fill_layout, permuted_origin
@@ -180,6 +180,10 @@ def _patched(ev) -> bool:
 
 
 def call_qualname(ev, node, q: str, args: List[Value]) -> Value:
+    if q == einsum.ORIGIN:
+        laid = einsum.einsum_layout(ev, node)
+        if laid is not None:
+            return laid
     v = _call_qualname(ev, node, q, args)
     return strided(v, q) if q in STRIDED_RESULT_FUNCTIONS else v
 

@@ -55,12 +55,14 @@ class ViewAfterPermute(Rule):
     triggers = (("view(", "permute"), ("view(", "transpose"), ("view(", "swap"),
                 ("view(", "movedim"), ("view(", "moveaxis"), ("view(", ".t("), ("view(", ".T"),
                 ("view(", ".mT"), ("view(", ".mH"), ("view(", ".H"), ("view(", "expand"),
-                ("view(", "batch_first"), ("view(", "chunk("), ("view(", "split("), ("view(", "unbind("))
+                ("view(", "batch_first"), ("view(", "chunk("), ("view(", "split("), ("view(", "unbind("),
+                ("view(", "einsum("))
     # in a function, the one-letter attributes as whole words (``.T``, not ``.Tensor``); an
-    # RNN built with batch_first (in __init__) anywhere in the module, called elsewhere
+    # RNN built with batch_first (in __init__) anywhere in the module, called elsewhere, and
+    # an einsum anywhere in it (its output returned by a helper, handed to another function)
     function_triggers = tuple(
         (view, WordPattern(re.escape(w) + r"(?!\w)") if w in (".T", ".mT", ".mH", ".H")
-         else ModuleWord(w) if w == "batch_first" else w)
+         else ModuleWord(w) if w in ("batch_first", "einsum(") else w)
         for view, w in triggers)
 
     VALID = (
@@ -178,7 +180,7 @@ class ViewAfterPermute(Rule):
         judged = ctx.view_judgement(node)
         if not judged.raises:
             return
-        unless = " or ".join(" and ".join(names) for names in judged.unless)
+        unless = " or ".join(dict.fromkeys(" and ".join(names) for names in judged.unless))
         origin = f" after {judged.origin}" if judged.origin else ""
         message = (f"use .reshape() instead of .view(){origin}: this view merges dims the "
                    f"permutation separated and raises RuntimeError"
