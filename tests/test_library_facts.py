@@ -386,7 +386,8 @@ def _stands_for_a_tensor(c) -> bool:
 
 #: classes of other libraries that torch's modules import, with a method of the same name, that
 #: no copy idiom accepts: every idiom raises on an io stream as it is, so a fix changes nothing
-OTHER_LIBRARIES = {"detach": ("io.BufferedIOBase",)}
+#: (``_io.StringIO`` is in a torch module's namespace once ``torch.jit.trace`` has run)
+OTHER_LIBRARIES = {"detach": ("io.BufferedIOBase", "_io.StringIO")}
 
 
 @pytest.mark.parametrize("name", sorted(api.TENSOR_ONLY_METHODS | api.TENSOR_ONLY_TUPLE_METHODS))

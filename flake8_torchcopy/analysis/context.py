@@ -13,7 +13,7 @@ from typing import Any, List, Optional, Sequence, Tuple, cast
 
 from . import foreignmethods, gradfree, gradmode, hostmade, listattrs, locallists, numpyish, tensorlists
 from .caught import CAUGHT_ASSERTION, CAUGHT_RUNTIME, CAUGHT_TYPE
-from .modulescan import changes_layouts_in_place, defines_method, may_trace
+from .modulescan import changes_layouts_in_place, defines_method, may_trace, names_a_default_device
 from .scopes import enclosing_scope
 from .symbolic import Mono
 from .torchapi import DTYPE_NAMES, LEGACY_CONSTRUCTORS
@@ -146,6 +146,17 @@ class Context:
             return "the module may replace torch.tensor"
         return None
 
+    def default_device_near(self, node: ast.AST) -> bool:
+        """May a default device be in force at ``node`` by more than a ``with`` elsewhere: the
+        module's text names a setter (:func:`.modulescan.names_a_default_device`), or ``node``
+        lies in a ``with`` block (``with torch.device("meta"):``)?  Asked only where
+        :attr:`fix_blocker` says the module may set one."""
+        if names_a_default_device(self._w.source):
+            return True
+        line = getattr(node, "lineno", 0)
+        return any(isinstance(w, (ast.With, ast.AsyncWith)) and w.body[0].lineno <= line <= (w.end_lineno or 0)
+                   for w in ast.walk(self._w.tree))
+
     def recording_off(self, node: ast.AST) -> bool:
         """Is autograd recording certainly off where ``node`` runs (``with torch.no_grad():``,
         ``@torch.inference_mode()`` in its own function: :func:`.gradmode.recording_off`)?"""
@@ -190,6 +201,14 @@ class Context:
                 one = len(stmt.targets) == 1 and enclosing_scope(self._w.tree, stmt) is scope
                 return stmt.value if one else None
         return None
+
+    def some_assignments(self, name: ast.Name) -> List[ast.expr]:
+        """The values of the plain ``name = v`` statements of the function that reads
+        ``name`` (others may bind it too: evidence for "maybe", never for "every")."""
+        scope = enclosing_scope(self._w.tree, name)
+        if not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return []
+        return [v for v in hostmade._bindings_in(scope, name.id) if isinstance(v, ast.expr)]
 
     def _bound_qualname(self, node: ast.AST) -> Optional[str]:
         if isinstance(node, ast.Name):

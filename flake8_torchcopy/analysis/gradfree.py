@@ -6,7 +6,9 @@ do (checked with torch in ``tests/test_grad_free.py``): the result of ``.detach(
 conversion method of it (``view``, ``to``, ``float``, ...), and ``torch.cat``/``torch.stack``
 of a list or tuple display of such values; and, whatever they are computed from, a comparison
 (``(t != -100)``: a bool tensor) and a cast to an integer or bool dtype (``t.long()``,
-``t.bool()``), and ``self.X`` of an integer or bool buffer its class registers
+``t.bool()``), ``t.data`` (a tensor sharing ``t``'s storage outside autograd, a parameter's
+too; the ``.data`` of another object, a ``PackedSequence``'s, may require grad: a miss there),
+and ``self.X`` of an integer or bool buffer its class registers
 (:mod:`.intbuffers`): only floating point and complex tensors can require grad.  A name
 is followed to every binding in the scope that binds it: each must be a plain assignment of such a value (no parameter,
 unpacking, ``for``, augmented assignment, ``global``), and no read of the name may change
@@ -47,6 +49,9 @@ INTEGRAL_CASTS = frozenset("bool long int short byte char".split())
 #: comparisons that give a bool tensor (``is``/``in`` give a Python bool)
 _COMPARISONS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
 _DEPTH = 12
+#: (values, indices) pairs: always, and only with a dim (``torch.max(x)`` is one tensor)
+_ALWAYS_INDEXED = frozenset("sort topk kthvalue cummax cummin".split())
+_INDEXED_WITH_DIM = frozenset("max min mode median nanmedian".split())
 
 
 def certainly_no_grad(tree: ast.AST, node: ast.AST, qualname: Qualname, depth: int = 0,
@@ -66,8 +71,10 @@ def certainly_no_grad(tree: ast.AST, node: ast.AST, qualname: Qualname, depth: i
         return _name_no_grad(tree, node, further, seen)
     if isinstance(node, ast.Compare):
         return all(isinstance(op, _COMPARISONS) for op in node.ops)
-    if isinstance(node, ast.Attribute):  # self.X of an integer buffer the class registers
-        return integral_buffer(tree, node, qualname)
+    if isinstance(node, ast.Attribute):
+        if node.attr == "data":
+            return True  # t.data: never requires grad (a PackedSequence's .data may: a miss)
+        return integral_buffer(tree, node, qualname)  # self.X of an integer buffer the class registers
     if not isinstance(node, ast.Call):
         return False
     func, kws = node.func, {k.arg for k in node.keywords}
@@ -94,7 +101,7 @@ def _name_no_grad(tree: ast.AST, name: ast.Name, further: Callable[[ast.AST], bo
             if any(p.arg == name.id for p in a.posonlyargs + a.args + a.kwonlyargs) \
                     or name.id in (getattr(a.vararg, "arg", None), getattr(a.kwarg, "arg", None)):
                 return False  # a parameter: whatever the caller passes
-        values = list(_bindings_in(scope, name.id))
+        values = list(_bindings_in(scope, name.id, unpacked=True))
         if values or isinstance(scope, ast.Module):
             break
         scope = enclosing_scope(tree, scope)
@@ -104,8 +111,40 @@ def _name_no_grad(tree: ast.AST, name: ast.Name, further: Callable[[ast.AST], bo
     seen[key] = False
     if not values or any(v is None for v in values) or _changed_in_place(scope, name.id):
         return False
-    seen[key] = all(v is not None and further(v) for v in values)
+    seen[key] = all(v is not None and (_indices(v, name.id) if isinstance(v, ast.Assign) else further(v))
+                    for v in values)
     return seen[key]
+
+
+def _indices(assign: ast.Assign, name: str) -> bool:
+    """Is ``name`` the indices of ``values, name = torch.max(x, dim)`` (``min``, ``sort``,
+    ``topk``, ``kthvalue``, ``mode``, ``median``, ``cummax``, ``cummin`` with a dim; their
+    methods too)?  An int64 tensor, which never requires grad (checked with torch).  A dim
+    must be written (an int, ``dim=``): ``torch.max(a, b)`` of two tensors is elementwise."""
+    if len(assign.targets) != 1:
+        return False
+    target, call = assign.targets[0], assign.value
+    if not (isinstance(target, (ast.Tuple, ast.List)) and len(target.elts) == 2
+            and isinstance(target.elts[1], ast.Name) and target.elts[1].id == name
+            and not (isinstance(target.elts[0], ast.Name) and target.elts[0].id == name)
+            and isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+            and not any(isinstance(a, ast.Starred) for a in call.args)
+            and all(k.arg is not None for k in call.keywords)):
+        return False
+    fn = call.func.attr
+    function = isinstance(call.func.value, ast.Name) and call.func.value.id == "torch"
+    dims = call.args[1:] if function else call.args
+    if fn in _ALWAYS_INDEXED:
+        return True
+    if fn not in _INDEXED_WITH_DIM:
+        return False
+    return any(k.arg == "dim" for k in call.keywords) or bool(dims) and _int_literal(dims[0])
+
+
+def _int_literal(node: ast.AST) -> bool:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        node = node.operand
+    return isinstance(node, ast.Constant) and type(node.value) is int
 
 
 def _changed_in_place(scope: ast.AST, name: str) -> bool:

@@ -160,7 +160,9 @@ def _name_bindings(tree: ast.AST, name: ast.Name, passed: Optional[Passed] = Non
         scope = enclosing_scope(tree, scope)
 
 
-def _bindings_in(scope: ast.AST, name: str) -> Iterator[Optional[ast.AST]]:
+def _bindings_in(scope: ast.AST, name: str, unpacked: bool = False) -> Iterator[Optional[ast.AST]]:
+    """The value each binding of ``name`` in ``scope`` stores, None where it is not one
+    expression's (``unpacked``: the ``ast.Assign`` of ``a, b = ...`` itself)."""
     stack = list(ast.iter_child_nodes(scope))
     while stack:
         n = stack.pop()
@@ -171,7 +173,10 @@ def _bindings_in(scope: ast.AST, name: str) -> Iterator[Optional[ast.AST]]:
         if isinstance(n, (ast.Global, ast.Nonlocal)) and name in n.names:
             yield None
         elif isinstance(n, ast.Assign) and any(_binds(t, name) for t in n.targets):
-            yield n.value if any(isinstance(t, ast.Name) and t.id == name for t in n.targets) else None
+            if any(isinstance(t, ast.Name) and t.id == name for t in n.targets):
+                yield n.value
+            else:
+                yield n if unpacked else None
         elif isinstance(n, (ast.AnnAssign, ast.NamedExpr)) and n.value is not None and _binds(n.target, name):
             yield n.value if isinstance(n.target, ast.Name) else None
         elif isinstance(n, (ast.For, ast.AsyncFor, ast.comprehension)) and _binds(n.target, name):

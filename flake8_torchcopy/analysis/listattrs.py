@@ -40,7 +40,7 @@ from .locallists import builtin_reads
 from .modulefacts import _dunder, _lines_of, module_facts
 from .scopes import _FUNCS, _scoped_nodes
 from .summaries import _attr_dynamic_text, _class_shape
-from .torchapi import MODULE_ATTRIBUTES
+from .torchapi import BASE_ATTRIBUTES
 from .values import NOT, TENSOR, UNKNOWN_VALUE, Value, join
 
 LIST_ATTRIBUTE = "it is proven only by the appends its class makes (code elsewhere may store into the list)"
@@ -77,7 +77,7 @@ def _decide(ev, tree: ast.Module, cls: ast.ClassDef, attr: str) -> Optional[Valu
     facts = module_facts(tree, source)
     module = _class_shape(cls, facts, ev.static_qualname, _METACLASSES)
     if module is None or facts.attr_dynamic or attr in facts.class_members \
-            or module and attr in MODULE_ATTRIBUTES:
+            or module and attr in BASE_ATTRIBUTES:
         return None
     _, named, dynamic = facts.vouch(cls, [attr])
     if dynamic or named[attr]:

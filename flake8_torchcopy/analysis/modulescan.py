@@ -249,6 +249,13 @@ _DEVICE_SETTERS_RE = re.compile(r"default_device|default_tensor_type|set_default
 _STAR_RE = re.compile(r"\bimport\s*\*")
 
 
+def names_a_default_device(source: str) -> bool:
+    """Does the module's text name a way to set a default device (``set_default_device``,
+    ``__enter__``, a torch function mode...), beyond a ``with`` of something a device
+    flows into (which :func:`may_set_default_device` also counts)?"""
+    return bool(_DEVICE_SETTERS_RE.search(source))
+
+
 def may_set_default_device(source: str, tree: ast.AST, stars: Optional[Stars] = None) -> bool:
     """Can this module put a default device in force (``torch.set_default_device``,
     ``set_default_tensor_type``, a ``torch.device`` entered as a context manager under

@@ -14,7 +14,8 @@ with a ``self`` that is no instance of it (a method reached through the class ob
 ``Cls.method(other)``, ``cls.m``/``type(x).m``/``x.__class__.m``, ``super()`` in a
 class method, ``__func__``, a method named in a string, the class passed around as a
 value).  The class and its bases in the module must be undecorated, without keywords,
-and derive from nothing but classes of the module, ``object``, ``nn.Module`` and
+and derive from nothing but classes of the module, ``object``, ``nn.Module`` (or torch.nn's
+loss bases ``_Loss``/``_WeightedLoss``: :data:`.torchapi.LOSS_BASES`) and
 ``torch.utils.data.Dataset`` (a base from elsewhere may define a property, a setter or
 ``__setattr__``); the attribute must
 be no member of any class of the module, and of ``nn.Module`` for a module; a register
@@ -43,7 +44,7 @@ from . import inherited, nncontainers, nnmodules
 from .modulefacts import _REGISTER, ModuleFacts, Qualname, _dunder, _source_of, _statements, _tree_of, module_facts
 from .nodeindex import walk
 from .scopes import _FUNCS, _first_param
-from .torchapi import MODULE_ATTRIBUTES
+from .torchapi import BASE_ATTRIBUTES, LOSS_BASES
 from .torchsem import TENSOR_CONSTRUCTORS
 from .values import TENSOR, UNKNOWN, Value
 
@@ -163,7 +164,7 @@ def _own_bases(cls: ast.ClassDef, qualname: Qualname) -> Optional[bool]:
     module = False
     for b in cls.bases:
         q = qualname(b)
-        if q in _MODULE_BASES:
+        if q in _MODULE_BASES or q in LOSS_BASES:
             module = True
         elif q in DATA_BASES:
             continue
@@ -197,7 +198,7 @@ def _class_shape(cls: ast.ClassDef, facts: ModuleFacts, qualname: Qualname,
                 todo.append(found[0])
             elif isinstance(b, ast.Name) and b.id == "object":
                 continue
-            elif qualname(b) in _MODULE_BASES:
+            elif qualname(b) in _MODULE_BASES or qualname(b) in LOSS_BASES:
                 module = True
             elif qualname(b) not in DATA_BASES:
                 return None
@@ -363,7 +364,7 @@ def _decide(cls: ast.ClassDef, candidates: List[str], qualname: Qualname, tree: 
     module = _class_shape(cls, facts, qualname)
     if module is None:
         return {}
-    kept = [a for a in candidates if a not in facts.class_members and not (module and a in MODULE_ATTRIBUTES)]
+    kept = [a for a in candidates if a not in facts.class_members and not (module and a in BASE_ATTRIBUTES)]
     if not kept:
         return {}  # each a method, property or class attribute of some class (or nn.Module's)
     if inherit is not None and not inherited.module_agrees(cls, inherit[0], facts, source):

@@ -202,3 +202,11 @@ MODULE_ATTRIBUTES = frozenset(
     training type xpu zero_grad
     """.split()
 )
+
+# torch.nn's loss bases: nn.Module subclasses that define no method, property or class
+# attribute of their own and only store these in ``__init__`` (``reduction``; ``weight``, a
+# buffer, in ``_WeightedLoss``): a class deriving from one is summarised as an nn.Module
+# whose attributes of these names are never claimed (checked with torch).
+LOSS_BASES = frozenset({"torch.nn.modules.loss._Loss", "torch.nn.modules.loss._WeightedLoss"})
+LOSS_ATTRIBUTES = frozenset({"reduction", "weight"})
+BASE_ATTRIBUTES = MODULE_ATTRIBUTES | LOSS_ATTRIBUTES

@@ -138,6 +138,7 @@ def cast_like_a_tensor(a: ast.AST, ctx, depth: int = 0) -> bool:
         return bound is not None and cast_like_a_tensor(bound, ctx, depth + 1)
     return False
 
+
 def fails_alike(ctx, kind: str, dev: Optional[ast.AST], dtype: Optional[ast.AST]) -> bool:
     """Where the move fails, does the factory given ``device=``/``dtype=`` raise what the move
     raises?  ``dev`` is its first argument or ``device=`` (None: none), ``dtype`` its dtype.
@@ -160,3 +161,44 @@ def fails_alike(ctx, kind: str, dev: Optional[ast.AST], dtype: Optional[ast.AST]
             and not dev.keywords:
         dev = dev.args[0]
     return isinstance(dev, ast.Constant) and dev.value in ("cuda", "meta")
+
+
+def may_be_tensor(a: ast.AST, ctx) -> bool:
+    """Is ``a`` shown a tensor on some path (an annotation only when trusted), or a tensor-only
+    cast (an untrusted annotation is not enough: callers pass lists where it says Tensor)?
+    ``torch.tensor(t)`` copies ``t`` on its own device (checked with torch on meta).  An
+    arithmetic of one (``n / k`` with ``n`` a tensor on some path) is one there too."""
+    if isinstance(a, ast.BinOp):
+        return may_be_tensor(a.left, ctx) or may_be_tensor(a.right, ctx)
+    if isinstance(a, ast.UnaryOp):
+        return may_be_tensor(a.operand, ctx)
+    return ctx.tensor_kind(a) is not None or ctx.tensor_on_a_path(a) or cast_like_a_tensor(a, ctx) \
+        or reduction_of_unknown(a, ctx)
+
+
+#: reductions: of a tensor, a 0-d tensor on its device (of a numpy array, a numpy scalar)
+_REDUCTIONS = frozenset("sum mean prod max min amax amin norm std var logsumexp nansum nanmean".split())
+
+
+def reduction_of_unknown(a: ast.AST, ctx, depth: int = 0) -> bool:
+    """``a`` is a reduction method of something not shown a non-tensor, or an arithmetic of
+    one, or a name every plain binding of which is one or a number (``loss_l1 =
+    self.l1_loss(p, t).sum() / n`` or ``0.0``, ``self.l1_loss`` not followed: a decorated
+    class): maybe a tensor on its device, so ``torch.tensor(a)`` may build there
+    (a reason to stay quiet, not a proof: a numpy array's ``sum`` is lost)."""
+    if isinstance(a, ast.BinOp):
+        return reduction_of_unknown(a.left, ctx, depth) or reduction_of_unknown(a.right, ctx, depth)
+    if isinstance(a, ast.Call) and isinstance(a.func, ast.Attribute) and a.func.attr in _REDUCTIONS:
+        return not ctx.is_not_tensor(a.func.value) and ctx.qualname(a.func) is None
+    if isinstance(a, ast.Name) and depth < 2:  # every plain binding a reduction or a number
+        values = ctx.some_assignments(a)
+        return any(reduction_of_unknown(v, ctx, depth + 1) for v in values) and all(
+            isinstance(v, ast.Constant) and isinstance(v.value, (int, float)) or reduction_of_unknown(v, ctx, depth + 1)
+            for v in values)
+    return False
+
+
+#: ``Context.fix_blocker`` where the module may put a default device in force (a setter its
+#: text names, or a ``with`` of something a device flows into: where the ``with`` is not
+#: around it, ``.to("cpu")`` of a host factory is quiet)
+DEFAULT_DEVICE = "the module may set a default device"

@@ -33,7 +33,9 @@ class TransferThenDetach(Rule):
         "elements that require grad, and the same from 65,536; `t.cpu()` of a CPU tensor is a "
         "no-op (same time). A GPU-to-host copy records the node too. Where recording is "
         "certainly off (a `torch.no_grad()`/`inference_mode()` body or decorated function) "
-        "nothing is recorded, and the rule is quiet."
+        "nothing is recorded, and the rule is quiet; so it is where `t` certainly does not "
+        "require grad (as TRC103 reads it: detached, `p.data`, a comparison, an integer cast, "
+        "the indices of `torch.max(t, dim)`)."
     )
     fix_safety = (
         "Safe when the data flow proves `t` a plain tensor on every path: the results are "
@@ -99,6 +101,8 @@ class TransferThenDetach(Rule):
             return
         if ctx.recording_off(node):
             return  # under no_grad/inference_mode the transfer records nothing
+        if ctx.certainly_no_grad(receiver):
+            return  # an integer or detached tensor (indices, a comparison): no node either
         # the transfer's arguments choose the class too (`.to(ref)` of a subclass `ref`)
         # and they run after the detach the fix moves ahead: no call that may resize t
         plain_args = all(isinstance(a, ast.Constant) or ctx.is_not_tensor(a)

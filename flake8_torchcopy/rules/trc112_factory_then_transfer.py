@@ -5,7 +5,7 @@ import ast
 from typing import TYPE_CHECKING, Optional
 
 from ._common import LEGACY_CONSTRUCTOR_NAMES, call_with_keyword, keywords, short, text_fix
-from ._trc112_moves import DTYPES, cast_like_a_tensor, fails_alike, move_target, on_the_host
+from ._trc112_moves import DEFAULT_DEVICE, DTYPES, fails_alike, may_be_tensor, move_target, on_the_host
 from .base import CalledThen, Example, Rule, calls_pattern
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -64,7 +64,7 @@ class FactoryThenTransfer(Rule):
         "reported for `linspace`/`logspace`, whose points computed in another dtype are others "
         "(`torch.linspace(0, 128, 15).to(torch.int)` truncates 63.99 to 63, `dtype=torch.int` "
         "gives 64). A move to the CPU of a tensor built on the host is the tensor itself: not "
-        "reported. Random "
+        "reported (unless the module names a default-device setter or a `with` surrounds it). Random "
         "factories draw other numbers on another device, `empty` holds whatever memory held, "
         "and `.to(x)` of a name may be a "
         "device, a dtype or a tensor: reported without a fix; so is `.to(t)` of a proven tensor "
@@ -79,7 +79,8 @@ class FactoryThenTransfer(Rule):
         "no `dtype=`, and `device=` only of the host: `torch.Tensor([1], device='cuda')` raises; "
         "of a tensor it aliases it: not reported), and so is a factory "
         "moved through its name on the next statement (`p = torch.tensor(a)`, then "
-        "`p = p.to(d)`). `torch.tensor(t)` of a tensor (proven, on some path, or a tensor-only "
+        "`p = p.to(d)`). `torch.tensor(t)` of a tensor (proven, on some path, an arithmetic of one, a reduction "
+        "`x.sum()` of an `x` not shown a non-tensor, or a tensor-only "
         "cast such as `(p == x).long().sum()`) copies it on "
         "t's device, maybe the target already: TRC101's, not reported. Factories with `requires_grad=` "
         "are TRC111's, with `device=`/`out=`/`pin_memory=` not reported. The fix is unsafe where "
@@ -236,7 +237,7 @@ class FactoryThenTransfer(Rule):
             and all(_data_arg(a, ctx) for a in inner.args)  # not torch.cuda.FloatTensor
         if name is None or name not in _FACTORIES and not legacy:
             return
-        if name == "tensor" and inner.args and _may_be_tensor(inner.args[0], ctx):
+        if name == "tensor" and inner.args and may_be_tensor(inner.args[0], ctx):
             return  # torch.tensor(t) of a tensor builds where t is (TRC101's), maybe on the device
         fkw = keywords(inner)
         tkw = keywords(node)
@@ -257,8 +258,9 @@ class FactoryThenTransfer(Rule):
             return  # torch.DoubleTensor(d).to(torch.float64): its dtype is in its name
         if chain and kind == "dtype":
             return  # a dtype= on the factory is not a cast after a view, or after another cast
-        if kind == "device" and value is not None and on_the_host(value) \
-                and ctx.fix_blocker is None and not ctx.may_replace_torch(name):
+        if kind == "device" and value is not None and on_the_host(value) and not ctx.may_replace_torch(name) \
+                and (ctx.fix_blocker is None
+                     or ctx.fix_blocker == DEFAULT_DEVICE and not ctx.default_device_near(node)):
             return  # .to("cpu") of a tensor built on the host is the tensor itself: no copy
         if kind == "dtype" and name in _SPACED:
             return  # points computed in the target dtype are others (an int linspace truncates)
@@ -345,13 +347,6 @@ def _through_host_ops(node: ast.AST) -> tuple:
     if not isinstance(node, ast.Call):
         return None, chain
     return node, chain[::-1]
-
-
-def _may_be_tensor(a: ast.AST, ctx) -> bool:
-    """Is ``a`` shown a tensor on some path (an annotation only when trusted), or a tensor-only
-    cast (an untrusted annotation is not enough: callers pass lists where it says Tensor)?
-    ``torch.tensor(t)`` copies ``t`` on its own device (checked with torch on meta)."""
-    return ctx.tensor_kind(a) is not None or ctx.tensor_on_a_path(a) or cast_like_a_tensor(a, ctx)
 
 
 def _data_arg(a: ast.AST, ctx) -> bool:
