@@ -23,7 +23,8 @@ Two groups, both fetched by default:
   d3rlpy, nnunetv2, vector-quantize-pytorch, neuralforecast, pykeen,
   coqui-tts, allennlp, stanza, mmpretrain, fair-esm, pyannote-audio,
   nerfstudio, dalle2-pytorch, tsai, mmagic, pypots, neuraloperator, mmpose,
-  yolov5, effdet, alphafold3-pytorch, deepxde),
+  yolov5, effdet, alphafold3-pytorch, deepxde, super-gradients, anomalib,
+  mmsegmentation, mmaction2, mmocr, rfdetr, segment-anything, torchsde),
   labelled in ``benchmarks/labels.csv`` like the first group
   (docs/evaluation.md, "Research-style code").
 
@@ -134,6 +135,14 @@ RESEARCH_PACKAGES: Dict[str, str] = {
     "effdet": "effdet==0.4.1",
     "alphafold3_pytorch": "alphafold3-pytorch==0.8.3",
     "deepxde": "deepxde==1.15.0",
+    "super_gradients": "super-gradients==3.7.1",
+    "anomalib": "anomalib==2.7.0",
+    "mmsegmentation": "mmsegmentation==1.2.2",
+    "mmaction2": "mmaction2==1.2.0",
+    "mmocr": "mmocr==1.0.1",
+    "rfdetr": "rfdetr==1.11.2",
+    "segment_anything": "segment-anything==1.0",
+    "torchsde": "torchsde==0.2.6",
 }
 TORCH_VERSION = "2.13.0"
 ALL_CORPORA = ["torch"] + list(PACKAGES)
