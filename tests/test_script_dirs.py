@@ -109,6 +109,30 @@ QUIET = {
 }
 
 
+LIB_FIRST = ("import os\nimport sys\n\nimport torch\n\n"
+             "sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), 'lib'))\n"
+             "import helpers  # noqa: E402\n\n\ndef use(n):\n    return torch.tensor(helpers.make(n))\n\n\n"
+             "if __name__ == '__main__':\n    import warnings\n"
+             "    with warnings.catch_warnings(record=True) as caught:\n"
+             "        warnings.simplefilter('always')\n        use(2)\n"
+             "    print(sum('copy construct from a tensor' in str(w.message) for w in caught))\n")
+QUIET["a script that puts lib/ before its own directory on sys.path"] = (
+    {"helpers.py": HELPERS, "lib/helpers.py": "def make(n):\n    return [0.0] * n\n"}, LIB_FIRST)
+QUIET["another module of the directory that puts a module into sys.modules"] = (
+    {"helpers.py": HELPERS, "boot.py": "import sys\nimport types\n\nsys.modules['helpers'] = types.ModuleType('h')\n"},
+    "import torch\nimport helpers\n\n\ndef use(n):\n    return torch.tensor(helpers.make(n))\n")
+
+
+def test_the_module_a_changed_path_finds_is_another(tmp_path):
+    """The script above finds ``lib/helpers.py``, whose ``make`` returns a list: no copy of a
+    tensor happens (a report resting on the ``helpers.py`` beside it would be wrong)."""
+    write_tree(tmp_path, QUIET["a script that puts lib/ before its own directory on sys.path"][0])
+    (tmp_path / "use.py").write_text(LIB_FIRST)
+    run = subprocess.run([sys.executable, str(tmp_path / "use.py")], cwd=str(tmp_path / ".."),
+                         capture_output=True, text=True)
+    assert run.stdout.split() == ["0"], run.stderr
+
+
 @pytest.mark.parametrize("name", sorted(QUIET))
 def test_forms_not_followed_stay_quiet(tmp_path, name):
     files, text = QUIET[name]
