@@ -61,6 +61,18 @@ TENSOR_ONLY_METHODS = frozenset(
     expand_as index_select is_contiguous dim untyped_storage is_floating_point is_complex
     """.split()
 )
+# Of those, the ones Tensor takes exactly one argument for (``other``): ``x.view_as(shape, dtype)``
+# raises TypeError on a tensor, so it is another class's method (lynpy's), not evidence.
+ONE_ARGUMENT_METHODS = frozenset("view_as reshape_as expand_as type_as".split())
+
+
+def tensor_arity(method: str, call) -> bool:
+    """Could ``call`` (of ``.method``) be Tensor's, by its number of arguments?"""
+    if method not in ONE_ARGUMENT_METHODS:
+        return True
+    return len(call.args) + len(call.keywords) == 1 and all(k.arg == "other" for k in call.keywords)
+
+
 # Methods returning a tuple of tensors that no other class has (numpy's arrays, torch's
 # storages, nn.Module): what ``x.topk(k)`` returned holds tensors (checked as above).
 TENSOR_ONLY_TUPLE_METHODS = frozenset({"topk"})

@@ -303,8 +303,8 @@ def call_method(ev, node, recv: Value, m: str, args: List[Value]) -> Value:
         if m in PIECES:  # t.chunk(n, d), t.split(s, d): pieces strided as t, a part of dim d
             return pieces_of(ev, node, m, recv, container, node.args)
         return container
-    only = m in api.TENSOR_ONLY_METHODS or api.tensor_only_keyword(m, node) \
-        and not defines_method(ev, m)  # x.flatten(end_dim=-2), unless the module defines one
+    only = (m in api.TENSOR_ONLY_METHODS or api.tensor_only_keyword(m, node) \
+            and not defines_method(ev, m)) and api.tensor_arity(m, node)  # not x.view_as(s, d)
     if only and isinstance(node.func.value, ast.Name) \
             and recv.kind in (UNKNOWN, ANNOTATED) and recv.qualname is None:
         if not ev.conditional:  # evidence only from calls that certainly ran
