@@ -24,7 +24,8 @@ Two groups, both fetched by default:
   coqui-tts, allennlp, stanza, mmpretrain, fair-esm, pyannote-audio,
   nerfstudio, dalle2-pytorch, tsai, mmagic, pypots, neuraloperator, mmpose,
   yolov5, effdet, alphafold3-pytorch, deepxde, super-gradients, anomalib,
-  mmsegmentation, mmaction2, mmocr, rfdetr, segment-anything, torchsde),
+  mmsegmentation, mmaction2, mmocr, rfdetr, segment-anything, torchsde, funasr,
+  spikingjelly, snntorch, schnetpack, mmdet3d, openunmix, e2cnn, torchdiffeq),
   labelled in ``benchmarks/labels.csv`` like the first group
   (docs/evaluation.md, "Research-style code").
 
@@ -143,6 +144,14 @@ RESEARCH_PACKAGES: Dict[str, str] = {
     "rfdetr": "rfdetr==1.11.2",
     "segment_anything": "segment-anything==1.0",
     "torchsde": "torchsde==0.2.6",
+    "funasr": "funasr==1.4.16",
+    "spikingjelly": "spikingjelly==2.0.0",
+    "snntorch": "snntorch==1.0.0",
+    "schnetpack": "schnetpack==2.1.1",
+    "mmdet3d": "mmdet3d==1.4.0",
+    "torchdiffeq": "torchdiffeq==0.2.5",
+    "openunmix": "openunmix==1.3.0",
+    "e2cnn": "e2cnn==0.2.3",
 }
 TORCH_VERSION = "2.13.0"
 ALL_CORPORA = ["torch"] + list(PACKAGES)
