@@ -32,7 +32,9 @@ class AssociationWithoutGroundTruth:
 """
 
 # an annotation alone is not trusted by default (callers pass lists where it says Tensor:
-# diffusers pipeline_motif_video.py:430), but a tensor-only cast of it is a tensor
+# diffusers pipeline_motif_video.py:430), but a tensor-only cast of it is a tensor; a
+# reduction (`labels.sum()`) of what is not shown a non-tensor may be one too (a 0-d tensor
+# on its device), so that one is not reported either (super-gradients yolox_loss.py:322)
 ANNOTATED = """
 import torch
 
@@ -91,7 +93,7 @@ def test_allennlp_tensor_of_a_long_cast_sum_is_not_a_host_factory():
 
 
 def test_a_cast_of_annotated_data_is_not_a_host_factory():
-    assert _found(ANNOTATED) == [(5, "TRC112", None), (6, "TRC112", None)]
+    assert _found(ANNOTATED) == [(6, "TRC112", None)]
 
 
 def test_data_of_unknown_kind_is_still_reported():
