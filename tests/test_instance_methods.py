@@ -8,6 +8,7 @@ running it shows the quiet is right.  Then the same across two modules of a pack
 the fact the evidence rests on: a method called by name runs no forward hook or pre-hook.
 """
 import importlib
+import subprocess
 import sys
 import textwrap
 
@@ -16,6 +17,7 @@ from copywarning import copies_a_tensor
 from project_tree import write_tree
 
 from flake8_torchcopy import lint_source
+from flake8_torchcopy.analysis.project import forget
 
 torch = pytest.importorskip("torch")
 
@@ -274,3 +276,89 @@ def test_the_method_the_chain_binds_first_runs():
         "        return x.reshape(bsz, -1, x.size(-1))\n\n\nclass Model"))
     assert reports(overridden) == []
     assert not raises_view_error(overridden)
+
+
+#: the method's return is a view of its argument: its layout is the one the caller passes
+#: (review 11, break 1): a transposed argument makes the result contiguous, and the view runs
+PASSED_LAYOUT = """
+class Enc(nn.Module):
+    def forward(self, x):
+        return x
+
+    def batched(self, x, bsz):
+        return x.view(bsz, -1, x.size(-1)).transpose(0, 1)
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.enc = Enc()
+
+    def forward(self, x):
+        y = self.enc.batched(x.transpose(0, 1), x.size(1))
+        return y.view(y.size(0) * y.size(1), -1)
+
+
+def use():
+    return Model()(torch.randn(5, 4, 3))
+"""
+
+
+def test_a_layout_that_rests_on_the_arguments_is_not_claimed():
+    src = HEAD + PASSED_LAYOUT
+    assert reports(src) == []
+    assert reports(src.replace("self.enc.batched(", "self.batched(").replace(
+        "class Model(nn.Module):", "class Model(Enc):")) == []  # as the self-method path
+    assert not raises_view_error(src)
+    ns: dict = {}
+    exec(compile(src, "case", "exec"), ns)
+    assert tuple(ns["use"]().shape) == (20, 3)
+    via_local = PASSED_LAYOUT.replace("        return x.view(bsz", "        h = x\n        return h.view(bsz")
+    assert reports(HEAD + via_local) == [] and not raises_view_error(HEAD + via_local)
+
+
+def test_a_layout_of_its_own_is_still_claimed():
+    """Below ``.contiguous()`` (or in a view's sizes) a parameter's layout does not reach the result."""
+    src = HEAD + PASSED_LAYOUT.replace("x.view(bsz", "x.contiguous().view(bsz")
+    found = lint_source(src, "case.py")
+    assert [f.code for f in found] == ["TRC201"]
+    assert found[0].fix is not None and not found[0].fix.safe  # METHOD_OUTPUT: a store not seen
+    assert raises_view_error(src)
+
+
+def test_a_layout_resting_on_the_arguments_across_modules(tmp_path):
+    """The same in a script directory (``import enc`` of the file beside it)."""
+    enc, model = PASSED_LAYOUT.split("\n\nclass Model")
+    write_tree(tmp_path, {"enc.py": HEAD + enc.lstrip("\n") + "\n",
+                          "train.py": HEAD + "import enc\n\n\nclass Model" + model.replace("Enc()", "enc.Enc()")})
+    path = tmp_path / "train.py"
+    forget()
+    assert lint_source(path.read_text(), str(path)) == []
+    assert "(20, 3)" in _run_in(tmp_path).stdout  # the view runs
+    own = tmp_path / "enc.py"
+    own.write_text(own.read_text().replace("x.view(bsz", "x.contiguous().view(bsz"))
+    forget()
+    assert [f.code for f in lint_source(path.read_text(), str(path))] == ["TRC201"]
+    assert VIEW_ERROR in _run_in(tmp_path).stderr
+
+
+def _run_in(folder):
+    return subprocess.run([sys.executable, "-c", "import train; print(tuple(train.use().shape))"],
+                          cwd=folder, capture_output=True, text=True)
+
+
+def test_the_facts_an_own_layout_rests_on():
+    """What :mod:`.ownlayouts` takes as not reaching the result's layout, against torch: a
+    cast's arguments (the receiver's strides stay), ``.contiguous()``'s receiver, a factory's
+    sizes; and what it takes as reaching it: a view's receiver."""
+    from flake8_torchcopy.analysis.ownlayouts import _CASTS
+    p = torch.randn(3, 4, 5).transpose(0, 1)
+    for other in (torch.randn(2, 2, dtype=torch.float64), torch.randn(2, 2).t(), torch.randn(2, 2)):
+        assert p.to(other).stride() == p.stride() and p.type_as(other).stride() == p.stride()
+        assert p.to(other.device).stride() == p.stride() and p.to(other.dtype).stride() == p.stride()
+    for m in sorted(_CASTS - {"to", "type", "type_as", "cuda"}):
+        assert getattr(p, m)().stride() == p.stride(), m
+    assert p.type(torch.float64).stride() == p.stride()
+    assert p.contiguous().is_contiguous() and torch.zeros(*p.shape).is_contiguous()
+    assert p.view(4, 3, 5).transpose(0, 1).is_contiguous()  # a view of a transposed argument
+    assert not torch.randn(4, 3, 5).view(4, 3, 5).transpose(0, 1).is_contiguous()

@@ -18,18 +18,22 @@ by name does not go through ``nn.Module.__call__``: no forward hook or pre-hook 
 its arguments or its result (``m(x)`` goes through them: :mod:`.nnclasses`).  What stays
 unseen is a store in a module not read (``model.enc = Other()``, ``Encoder.encode = g``):
 the value carries a caveat (:data:`METHOD_OUTPUT`, or :data:`~.values.OTHER_MODULE` for a
-class of another module), so reports stand and fixes resting on them are unsafe.
+class of another module), so reports stand and fixes resting on them are unsafe (TRC201's
+``.reshape`` too, by :func:`from_elsewhere`, as a layout carried by calls not all seen is,
+:mod:`.paramlayouts`).
 
 The method is walked once (per module, or per version of the other module:
 :func:`.projectdecide.tensor_def`) with its parameters unknown, as the walker does every
 function: untraced tensors are taken contiguous.  The call is a tensor where every
 ``return`` is one; a tuple with tensors at fixed positions where every ``return`` is a tuple
 display of one length; and, where every ``return`` is laid out densely in one order of its
-dims that is not theirs (``return x.view(b, n, c).transpose(0, 1)``), a tensor of that rank
-and layout, with sizes of its own (symbols of the call; how they relate to the arguments is
-not followed).  Cost: asked only of a call whose receiver is a tagged instance (found where
-the function's text holds a call their outputs could report at, :func:`.nnmodules.consumed_in`);
-each answer kept for the walk of the module.
+dims that is not theirs (``return x.contiguous().view(b, n, c).transpose(0, 1)``) and whose
+layout no argument's layout reaches (:func:`.ownlayouts.own_layout`: ``x.view(...)`` of a
+transposed ``x`` keeps its strides), a tensor of that rank and layout, with sizes of its
+own (symbols of the call; how they relate to the arguments is not followed).  Cost: asked
+only of a call whose receiver is a tagged instance (found where the function's text holds a
+call their outputs could report at, :func:`.nnmodules.consumed_in`); each answer kept for
+the walk of the module.
 """
 from __future__ import annotations
 
@@ -50,10 +54,11 @@ _ELSEWHERE = "instance-method of another module"
 
 
 def from_elsewhere(sym: Sym) -> bool:
-    """Is this a size of what a method of another module's class returned (a layout resting
-    on another module: TRC201's fix is unsafe)?"""
+    """Is this a size of what a method of an instance returned (a layout a store not seen,
+    in a module not read, may change: TRC201's fix is unsafe, as :data:`METHOD_OUTPUT` and
+    :data:`~.values.OTHER_MODULE` make every fix resting on the value)?"""
     key = sym.key[1]
-    return isinstance(key, tuple) and bool(key) and key[0] == _ELSEWHERE
+    return isinstance(key, tuple) and bool(key) and key[0] in (_KEY, _ELSEWHERE)
 
 
 @dataclass(frozen=True)
@@ -79,12 +84,12 @@ def summary(func: ast.AST, values: Optional[List[Optional[Value]]]) -> Returned:
     if n is not None:
         found = tuple_shape(values, n)
         return Returned(found) if found is not None else NOTHING
-    from .selfmethods import _order
+    from .ownlayouts import own_layout
+    from .selfmethods import returns_order
     tensor = all(v is not None and v.kind == TENSOR for v in values)
-    orders = {_order(v) if v is not None else None for v in values}
-    order = orders.pop() if len(orders) == 1 else None
-    if order is not None and order == tuple(range(len(order))):
-        order = None
+    order = returns_order(values)
+    if order is not None and (order == tuple(range(len(order))) or not own_layout(func)):
+        order = None  # no permutation, or one the layouts of the arguments may undo
     return Returned(tensor, order)
 
 

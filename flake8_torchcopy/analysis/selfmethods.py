@@ -91,6 +91,12 @@ def _order(v: Value) -> Optional[Tuple[int, ...]]:
     return found[0] if len(found) == 1 else None
 
 
+def returns_order(values: Optional[Sequence[Optional[Value]]]) -> Optional[Tuple[int, ...]]:
+    """The one order every value of ``values`` (a method's returns) is laid out densely in."""
+    orders = {_order(v) if v is not None else None for v in values or [None]}
+    return orders.pop() if len(orders) == 1 else None
+
+
 def method_order(ev, func: ast.FunctionDef) -> Optional[Tuple[int, ...]]:
     """The order every ``return`` of ``func`` is laid out in (walked once per module)."""
     summaries: Dict[int, Optional[Tuple[int, ...]]] = ev.__dict__.setdefault("_method_orders", {})
@@ -101,9 +107,7 @@ def method_order(ev, func: ast.FunctionDef) -> Optional[Tuple[int, ...]]:
     if not any(w in text for w in _PERMUTING):
         return None
     from .returnwalker import module_returns
-    values = module_returns(ev, func)
-    orders = {_order(v) if v is not None else None for v in values or [None]}
-    order = orders.pop() if len(orders) == 1 else None
+    order = returns_order(module_returns(ev, func))
     summaries[id(func)] = order
     return order
 

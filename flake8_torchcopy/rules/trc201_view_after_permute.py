@@ -37,8 +37,9 @@ class ViewAfterPermute(Rule):
         "3,000 random strided tensors), and copies where `view` would raise. Code that relied "
         "on the exception, or writes into the result expecting the source to change, is the "
         "only case where behaviour differs — and there `view` raised anyway. A layout that "
-        "another module of the project proves (what a method of an instance of its class "
-        "returns) gives an unsafe fix: that module may change. Inside a `try` "
+        "rests on what a method of an instance of a project class returns gives an unsafe "
+        "fix: a store not seen may replace the method, and another module may change. "
+        "Inside a `try` "
         "body whose handler may catch a RuntimeError (`except RuntimeError`, `except Exception`, "
         "a bare `except`, a class not known to be another), or a `with` whose manager may "
         "swallow it (`contextlib.suppress`), the program relies on the error: the fix is unsafe "
@@ -187,7 +188,7 @@ class ViewAfterPermute(Rule):
                    + (f" unless {unless}" if unless else ""))
         start, end = ctx.name_span(func)
         # under a handler that may catch the RuntimeError, the program relies on it; a
-        # layout that rests on another module (which may change) gives a report, its fix unsafe
+        # layout that rests on an instance method's return (a store not seen, another module) is unsafe
         safe = not ctx.error_may_be_handled and not judged.elsewhere
         ctx.report(self.code, node, message,
                    Fix((Edit(start, end, "reshape"),), SAFE if safe else UNSAFE,
