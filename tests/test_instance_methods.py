@@ -362,3 +362,88 @@ def test_the_facts_an_own_layout_rests_on():
     assert p.contiguous().is_contiguous() and torch.zeros(*p.shape).is_contiguous()
     assert p.view(4, 3, 5).transpose(0, 1).is_contiguous()  # a view of a transposed argument
     assert not torch.randn(4, 3, 5).view(4, 3, 5).transpose(0, 1).is_contiguous()
+
+
+#: the method replaced by a patch, not by a store (review 11, break 4)
+PATCHED = """
+from unittest import mock
+
+
+class Loader:
+    def batchify(self, data, bsz):
+        return data.contiguous().view(bsz, -1, data.size(-1)).transpose(0, 1)
+
+
+def flat_batchify(self, data, bsz):
+    return data.contiguous().view(bsz, -1, data.size(-1))
+
+
+def use():
+    loader = Loader()
+    with mock.patch.object(Loader, "batchify", flat_batchify):
+        y = loader.batchify(torch.randn(24, 3), 4)
+        return y.view(-1).t()
+"""
+
+PATCHED_BY_DECORATOR = """
+from unittest import mock
+
+
+class Maker:
+    def make(self, n):
+        return torch.zeros(n, 3)
+
+
+def rows(self, n):
+    return [[0.0] * 3 for _ in range(n)]
+
+
+@mock.patch.object(Maker, "make", rows)
+def use():
+    m = Maker()
+    return torch.tensor(m.make(2))
+"""
+
+
+def test_a_patched_method_is_not_followed():
+    src = HEAD + PATCHED
+    assert reports(src) == []
+    bare = src.replace("    with mock.patch.object(Loader, \"batchify\", flat_batchify):\n", "    if True:\n")
+    assert reports(bare.replace("from unittest import mock\n", "")) \
+        == [("TRC201", _line(bare, "y.view(-1)") - 1)]  # the same without the patch
+    assert reports(bare) == []  # mock imported: a patch may be anywhere
+    helper = src.replace("from unittest import mock\n", "from swaps import swap\n")
+    helper = helper.replace("mock.patch.object(", "swap(")
+    assert reports(helper) == []  # a helper given the method's name may replace it
+    assert not raises_view_error(src)
+    ns: dict = {}
+    exec(compile(src, "case", "exec"), ns)
+    assert tuple(ns["use"]().shape) == (72,)  # the view ran: the patched method's result is contiguous
+    for other in ('mock.patch("case.Loader.batchify", flat_batchify)',
+                  "mock.patch.multiple(Loader, batchify=flat_batchify)"):
+        assert reports(src.replace('mock.patch.object(Loader, "batchify", flat_batchify)', other)) == []
+
+
+def test_a_method_patched_by_a_decorator_is_not_followed():
+    src = HEAD + PATCHED_BY_DECORATOR
+    assert reports(src) == []
+    bare = src.replace('@mock.patch.object(Maker, "make", rows)\n', "").replace("from unittest import mock\n", "")
+    assert reports(bare) == [("TRC101", _line(bare, "torch.tensor(m.make(2))"))]
+    ns: dict = {}
+    exec(compile(src, "case", "exec"), ns)
+    assert tuple(ns["use"]().shape) == (2, 3)  # a list of rows: torch.tensor copies no tensor
+    assert not copies_a_tensor(src, "use()")
+
+
+def test_a_patch_in_the_module_defining_the_class(tmp_path):
+    enc, model = PASSED_LAYOUT.split("\n\nclass Model")
+    enc = enc.replace("x.view(bsz", "x.contiguous().view(bsz")
+    patch = "\n\nfrom unittest import mock\n\nPATCH = mock.patch.object(Enc, 'batched', lambda self, x, b: x)\n"
+    write_tree(tmp_path, {"enc.py": HEAD + enc.lstrip("\n") + patch,
+                          "train.py": HEAD + "import enc\n\n\nclass Model" + model.replace("Enc()", "enc.Enc()")})
+    path = tmp_path / "train.py"
+    forget()
+    assert lint_source(path.read_text(), str(path)) == []
+    (tmp_path / "enc.py").write_text(HEAD + enc.lstrip("\n"))
+    forget()
+    assert [f.code for f in lint_source(path.read_text(), str(path))] == ["TRC201"]

@@ -9,7 +9,9 @@ binds, found as :func:`.nnclasses.forward_of` finds ``forward`` (chains of singl
 ``__call__``, ``__getattribute__``..., nor a method ``nn.Module`` returns itself by), the method
 bound once by a plain ``def`` that ends in a ``return``), where neither the module defining
 the class nor the one calling the method stores an attribute of that name (``self.encode =
-f`` would shadow the method), calls ``setattr`` or names ``__dict__``.
+f`` would shadow the method), calls ``setattr``, names ``__dict__``, or may patch the method
+(:func:`.nnclasses.may_patch`: its name in a string, ``patch.object(Encoder, "encode", g)``;
+``mock``, ``patch(...)`` or ``monkeypatch`` at all).
 
 Which evidence is certain: the instance's class is exact (``Encoder(...)`` makes an
 ``Encoder``, no ``__new__`` or metaclass in the chain), so no subclass can override the
@@ -96,12 +98,13 @@ def summary(func: ast.AST, values: Optional[List[Optional[Value]]]) -> Returned:
 def method_call(ev, node: ast.Call, tag: str) -> Optional[Value]:
     """The value of ``m.<method>(...)`` (``node``) of an instance tagged ``tag`` (``"@Net"``,
     ``"@pkg.models.Net"``), where the class's method says; else None."""
-    from .nnclasses import attribute_stored, follows
+    from .nnclasses import attribute_stored, follows, may_patch
     attr = node.func.attr  # type: ignore[attr-defined]
     if not follows(ev) or attr.startswith("__"):
         return None
-    if "setattr" in ev.source or "__dict__" in ev.source or attribute_stored(ev.source, attr):
-        return None  # an attribute of that name stored here may shadow the method
+    if "setattr" in ev.source or "__dict__" in ev.source or attribute_stored(ev.source, attr) \
+            or may_patch(ev.source, attr):
+        return None  # an attribute of that name stored here may shadow the method, a patch replace it
     name = tag[1:]
     known: Dict[Tuple[str, str], Returned] = ev.__dict__.setdefault("_instance_methods", {})
     if (name, attr) not in known:

@@ -33,6 +33,7 @@ a report at (:func:`.nnmodules.consumed_in`).
 from __future__ import annotations
 
 import ast
+import re
 from collections import Counter
 from typing import Callable, Dict, List, Optional, cast
 
@@ -100,8 +101,8 @@ def forward_of(cls: ast.ClassDef, classes: Dict[str, ast.ClassDef], qualname: Ca
     if "setattr" in source or not once(cls.name) or hooked(source) or attribute_stored(source, cls.name):
         return None
     if name != "forward" and not chain_only and (attribute_stored(source, name) or name in CALLING
-                                                 or name.startswith("__")):
-        return None  # an instance attribute (``self.m = f``) would shadow the method
+                                                 or name.startswith("__") or may_patch(source, name)):
+        return None  # an instance attribute (``self.m = f``) would shadow the method, a patch replace it
     chain: List[ast.ClassDef] = []
     c = cls
     while True:
@@ -168,6 +169,17 @@ def attribute_stored(source: str, name: str) -> bool:
                 return True
         i = source.find(needle, j)
     return False
+
+
+_PATCHING = re.compile(r"\bmock\b|\bpatch(?:\.\w+)?\s*\(|monkeypatch")
+
+
+def may_patch(source: str, name: str) -> bool:
+    """May the text replace the method ``name`` of a class by a means not written as a store:
+    its name in a string (``patch.object(Loader, "batchify", f)``, ``"pkg.m.Loader.batchify"``),
+    or a patching helper at all (``mock``, ``patch(...)``, ``monkeypatch``)?"""
+    return any(q + name + e in source for q in ("'", '"', ".") for e in ("'", '"')) \
+        or _PATCHING.search(source) is not None
 
 
 def _unshadowed(ev, name: str) -> bool:
