@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from itertools import chain, combinations
-from typing import FrozenSet, List, Optional, Sequence, Tuple, cast
+from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple, cast
 
 from .layout import contiguous_strides, has_zero
 from .symbolic import ONE, Mono, Quotient, Rest, Sym, chain_atoms, product
@@ -249,16 +249,22 @@ def _rescues(sizes: Sequence[Mono], strides: Sequence[Mono], resolved: Sequence[
     if len(symbols) > MAX_RESCUE_SYMBOLS:
         return None
     found: List[Tuple[Sym, ...]] = []
+    # each subset is its prefix (one symbol fewer, a subset of the round before) with one
+    # more symbol set to 1: kept per round, each subset costs one substitution, not one per symbol
+    before: Dict[Tuple[Sym, ...], Optional[List[Mono]]] = {(): list(chain(sizes, strides, resolved))}
+    n, r = len(sizes), len(sizes) + len(strides)
     for size in range(1, len(symbols) + 1):
+        this: Dict[Tuple[Sym, ...], Optional[List[Mono]]] = {}
         for subset in combinations(symbols, size):
             if any(set(r) <= set(subset) for r in found):
                 continue
-            monos = _subst_ones(list(chain(sizes, strides, resolved)), subset)
-            n, r = len(sizes), len(sizes) + len(strides)
+            prefix = before.get(subset[:-1])
+            monos = this[subset] = None if prefix is None else _subst_ones(prefix, subset[-1:])
             if monos is None or _impossible(monos[:n] + monos[r:]):
                 continue
             if _check(monos[:n], monos[n:r], monos[r:])[0] != ILLEGAL:
                 found.append(subset)
+        before = this
     return found
 
 
