@@ -8,31 +8,17 @@ a ``# site:`` comment).  A found site asserts the report; a missed one is a stri
 whose reason names the evidence the analysis would need, so it flips when reach grows.
 Each site's idiom is also run with torch: it warns or raises as the thread says.
 """
-import sys
 import types
-import warnings
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Dict, Optional
+from typing import Dict, Optional
 
 import numpy as np
 import pytest
-
-from flake8_torchcopy import lint_source
+from real_sites_harness import VIEW_ERROR, Site, load, param, reports, site_line, warns_copy
 
 torch = pytest.importorskip("torch")
 
 ROOT = Path(__file__).resolve().parent.parent / "fixtures" / "real_sites"
-VIEW_ERROR = "view size is not compatible"
-
-
-@dataclass(frozen=True)
-class Site:
-    name: str  # repository and module:line as the thread reports it
-    path: str  # fixture, relative to fixtures/real_sites
-    nth: int  # which ``# site:`` line of the fixture (0-based)
-    code: str
-    missing: str = ""  # the evidence the analysis lacks; empty when the site is found
 
 
 SITES = [
@@ -108,23 +94,14 @@ EXTRA = {("yolov4_train.py", 51, "TRC112"), ("yolov4_train.py", 61, "TRC112")}
 
 
 def _site_line(site: Site) -> int:
-    lines = (ROOT / site.path).read_text().splitlines()
-    marked = [i + 1 for i, line in enumerate(lines) if "# site:" in line]
-    assert f"# site: {site.code}" in lines[marked[site.nth] - 1]
-    return marked[site.nth]
+    return site_line(ROOT, site)
 
 
 def _reports(path: str):
-    full = ROOT / path
-    return [(f.line, f.code) for f in lint_source(full.read_text(), str(full))]
+    return reports(ROOT, path)
 
 
-def _param(site: Site):
-    marks = [pytest.mark.xfail(strict=True, reason=site.missing)] if site.missing else []
-    return pytest.param(site, id=site.name.split()[0].split("/")[1] + f"-{site.nth}", marks=marks)
-
-
-@pytest.mark.parametrize("site", [_param(s) for s in SITES])
+@pytest.mark.parametrize("site", [param(s) for s in SITES])
 def test_the_site_is_reported(site):
     assert (_site_line(site), site.code) in _reports(site.path)
 
@@ -142,27 +119,8 @@ def test_the_extra_reports_keep_the_device():
         assert torch.ones(2, 3).to(device=device).device == torch.ones(2, 3, device=device).device
 
 
-def _load(path: str, stubs: Optional[Dict[str, object]] = None) -> dict:
-    stubs = stubs or {}
-    ns: dict = {"__name__": "real_site"}
-    saved = {k: sys.modules.get(k) for k in stubs}
-    sys.modules.update(stubs)  # type: ignore[arg-type]
-    try:
-        exec(compile((ROOT / path).read_text(), path, "exec"), ns)
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                sys.modules.pop(k, None)
-            else:
-                sys.modules[k] = v
-    return ns
-
-
-def _warns_copy(fn: Callable[[], object]) -> bool:
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        fn()
-    return any("copy construct from a tensor" in str(w.message) for w in caught)
+def _load(path: str, stubs: Optional[Dict[str, object]] = None, package: str = "") -> dict:
+    return load(ROOT, path, stubs, package)
 
 
 def _yolov4():
@@ -220,12 +178,12 @@ def _kbqa():  # the LSTM of model.py, batch_first, its output handed to _score
 def _matgl():  # maths.py builds the roots with torch.tensor(np.load(...))
     roots_table = torch.tensor(np.random.rand(8, 8))
     roots = roots_table[:3, :5]
-    assert _warns_copy(lambda: torch.tensor(roots[0]))
+    assert warns_copy(lambda: torch.tensor(roots[0]))
 
 
 def _pyannote():  # Audio.__call__ returns a (num_samples, num_channels) tensor
     waveform = torch.randn(16000, 1)
-    assert _warns_copy(lambda: torch.tensor(waveform, requires_grad=False))
+    assert warns_copy(lambda: torch.tensor(waveform, requires_grad=False))
 
 
 def _flambe():  # the sampler's own DataLoader path; Sampler is the only name stubbed
@@ -233,7 +191,7 @@ def _flambe():  # the sampler's own DataLoader path; Sampler is the only name st
     sampler = _load("flambe_sampler.py", {"flambe": stub, "flambe.sampler": stub,
                                           "flambe.sampler.sampler": stub})["BaseSampler"]
     data = [(torch.tensor([1, 2, 3]),), (torch.tensor([4, 5]),)]
-    assert _warns_copy(lambda: list(sampler(batch_size=2).sample(data)))
+    assert warns_copy(lambda: list(sampler(batch_size=2).sample(data)))
 
 
 def _tpn():  # train.py's episode inputs, then the encoder and the view of models.py
@@ -246,28 +204,28 @@ def _tpn():  # train.py's episode inputs, then the encoder and the view of model
 
 def _lanpaint():  # ModelSampling.sigmas is a registered buffer (a tensor)
     sigmas, buffer = torch.linspace(1.0, 0.0, 10), torch.linspace(0.03, 14.6, 100)
-    assert _warns_copy(lambda: torch.tensor(buffer, device=sigmas.device))
+    assert warns_copy(lambda: torch.tensor(buffer, device=sigmas.device))
     cat = torch.cat((torch.tensor([0.0]), buffer.clone()))
-    assert _warns_copy(lambda: torch.tensor(cat, dtype=sigmas.dtype))
+    assert warns_copy(lambda: torch.tensor(cat, dtype=sigmas.dtype))
 
 
 def _mmdet3d():  # GlobalRotScaleTrans stores the rotation matrix as a tensor
     img_meta = {"pcd_rotation": torch.eye(3)}
-    assert _warns_copy(lambda: torch.tensor(img_meta["pcd_rotation"], dtype=torch.float32))
+    assert warns_copy(lambda: torch.tensor(img_meta["pcd_rotation"], dtype=torch.float32))
 
 
 def _waveorder():
     ns = _load("waveorder_optics.py")
     args = (torch.rand(4, 4) * 0.5, torch.ones(4, 4), 0.5, torch.tensor([0.0, 1.0]))
-    assert _warns_copy(lambda: ns["generate_propagation_kernel"](*args))
-    assert _warns_copy(lambda: ns["generate_greens_function_z"](*args))
+    assert warns_copy(lambda: ns["generate_propagation_kernel"](*args))
+    assert warns_copy(lambda: ns["generate_greens_function_z"](*args))
 
 
 def _torchtext():  # six is only read for string_types
     field = _load("torchtext_field.py", {"six": types.SimpleNamespace(string_types=(str,))})["Field"]
     f = field(sequential=False, use_vocab=False, dtype=torch.float,
               postprocessing=lambda arr, vocab: torch.as_tensor(arr))
-    assert _warns_copy(lambda: f.numericalize([1.0, 2.0]))
+    assert warns_copy(lambda: f.numericalize([1.0, 2.0]))
 
 
 RUNS = {"fixmatch_misc.py": _fixmatch, "yolov4_train.py": _yolov4, "gif_lbs.py": _gif,

@@ -8,30 +8,17 @@ carries a ``# site:`` comment).  A found site asserts the report; a missed one i
 xfail whose reason names the evidence the analysis would need.  Each site's idiom is run
 with torch: it warns or raises as the thread says.
 """
-import sys
 import types
 import warnings
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Dict, Optional
+from typing import Dict, Optional
 
 import pytest
-
-from flake8_torchcopy import lint_source
+from real_sites_harness import VIEW_ERROR, Site, load, param, reports, site_line, warns_copy
 
 torch = pytest.importorskip("torch")
 
 ROOT = Path(__file__).resolve().parent.parent / "fixtures" / "real_sites" / "batch3"
-VIEW_ERROR = "view size is not compatible"
-
-
-@dataclass(frozen=True)
-class Site:
-    name: str  # repository and module:line as the thread reports it
-    path: str  # fixture, relative to fixtures/real_sites/batch3
-    nth: int  # which ``# site:`` line of the fixture (0-based)
-    code: str
-    missing: str = ""  # the evidence the analysis lacks; empty when the site is found
 
 
 SITES = [
@@ -90,24 +77,14 @@ EXTRA = {("sgan_models.py", 30, "TRC112"), ("sgan_models.py", 31, "TRC112"),
 
 
 def _site_line(site: Site) -> int:
-    lines = (ROOT / site.path).read_text().splitlines()
-    marked = [i + 1 for i, line in enumerate(lines) if "# site:" in line]
-    assert f"# site: {site.code}" in lines[marked[site.nth] - 1]
-    return marked[site.nth]
+    return site_line(ROOT, site)
 
 
 def _reports(path: str):
-    full = ROOT / path
-    return [(f.line, f.code) for f in lint_source(full.read_text(), str(full))]
+    return reports(ROOT, path)
 
 
-def _param(site: Site):
-    marks = [pytest.mark.xfail(strict=True, reason=site.missing)] if site.missing else []
-    label = site.name.split()[0].split("/")[1] + f"-{site.path.split('/')[-1][:-3]}-{site.nth}"
-    return pytest.param(site, id=label, marks=marks)
-
-
-@pytest.mark.parametrize("site", [_param(s) for s in SITES])
+@pytest.mark.parametrize("site", [param(s) for s in SITES])
 def test_the_site_is_reported(site):
     assert (_site_line(site), site.code) in _reports(site.path)
 
@@ -131,26 +108,7 @@ def test_the_extra_reports_keep_what_the_copy_gives():
 
 
 def _load(path: str, stubs: Optional[Dict[str, object]] = None, package: str = "") -> dict:
-    stubs = stubs or {}
-    ns: dict = {"__name__": (package + ".site") if package else "real_site", "__package__": package}
-    saved = {k: sys.modules.get(k) for k in stubs}
-    sys.modules.update(stubs)  # type: ignore[arg-type]
-    try:
-        exec(compile((ROOT / path).read_text(), path, "exec"), ns)
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                sys.modules.pop(k, None)
-            else:
-                sys.modules[k] = v
-    return ns
-
-
-def _warns_copy(fn: Callable[[], object]) -> bool:
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        fn()
-    return any("copy construct from a tensor" in str(w.message) for w in caught)
+    return load(ROOT, path, stubs, package)
 
 
 def _mmcls():
@@ -162,12 +120,12 @@ def _mmcls():
 def _lettucedetect():  # _predict's statements, the input ids of one encoded pair
     labels = torch.full_like(torch.tensor([101, 7, 8, 9, 102]), -100)
     labels[2:] = 0
-    assert _warns_copy(lambda: torch.tensor(labels, device="cpu"))
+    assert warns_copy(lambda: torch.tensor(labels, device="cpu"))
 
 
 def _deepspeech():
     interpolate = _load("deepspeech_sparse_image_warp.py")["interpolate_bilinear"]
-    assert _warns_copy(lambda: interpolate(torch.randn(1, 4, 4, 1), torch.rand(1, 5, 2) * 3))
+    assert warns_copy(lambda: interpolate(torch.randn(1, 4, 4, 1), torch.rand(1, 5, 2) * 3))
 
 
 def _autopunct():  # a batch of two, as train.py's Engadget batches
@@ -223,33 +181,33 @@ def _beexai():  # CustomMetric keeps the device; the benchmark's std and radius 
     sensitivity = _load("beexai/sensitivity.py", stubs)["Sensitivity"]
     x = torch.randn(4, 3)
     inf = infidelity(None, "classification", std=torch.full((3,), 0.01))
-    assert _warns_copy(lambda: inf.__get_noises__(x))
+    assert warns_copy(lambda: inf.__get_noises__(x))
     sens = sensitivity(None, "classification", "cpu", None, radius=torch.full((3,), 0.5))
-    assert _warns_copy(lambda: sens.__get_noises__(x))
+    assert warns_copy(lambda: sens.__get_noises__(x))
 
 
 def _rfm():  # nystrom_kernel_svd returns tensors; the model is built on the CPU
     svd = types.SimpleNamespace(nystrom_kernel_svd=lambda s, f, q: (torch.rand(q) + 1, torch.rand(len(s), q)))
     ns = _load("rfm/eigenpro.py", {"rfm": types.SimpleNamespace(__path__=[]), "rfm.svd": svd}, package="rfm")
-    assert _warns_copy(lambda: ns["asm_eigenpro_fn"](torch.rand(20, 3), None, 6, 10, 0.95))
-    assert _warns_copy(lambda: ns["KernelModel"](None, torch.rand(5, 3), 2, device="cpu"))
+    assert warns_copy(lambda: ns["asm_eigenpro_fn"](torch.rand(20, 3), None, 6, 10, 0.95))
+    assert warns_copy(lambda: ns["KernelModel"](None, torch.rand(5, 3), 2, device="cpu"))
 
 
 def _piq():  # DISTS' weights: the pieces of torch.split of the downloaded alpha
     weights = list(torch.split(torch.rand(1, 10, 1, 1), [3, 7], dim=1))
-    assert _warns_copy(lambda: [torch.tensor(w) for w in weights])
+    assert warns_copy(lambda: [torch.tensor(w) for w in weights])
 
 
 def _drl():  # a quadratic KL, so that the Hessian-vector product has a second derivative
     trpo_step = _load("drl_trpo.py")["trpo_step"]
     model, x = torch.nn.Linear(3, 2), torch.randn(6, 3)
-    assert _warns_copy(lambda: trpo_step(model, lambda: model(x).pow(2).mean(),
+    assert warns_copy(lambda: trpo_step(model, lambda: model(x).pow(2).mean(),
                                          lambda: model(x).pow(2).sum(1), 0.01, 0.1))
 
 
 def _vak():
     rate = _load("vak_functional.py")["character_error_rate"]
-    assert _warns_copy(lambda: rate("abcd", "abed"))
+    assert warns_copy(lambda: rate("abcd", "abed"))
 
 
 RUNS = {"mmcls_accuracy.py": _mmcls, "lettucedetect_inference.py": _lettucedetect,
