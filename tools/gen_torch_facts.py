@@ -419,9 +419,11 @@ def classify(table: Dict[str, Tuple[str, ...]]):
 # ------------------------------------------------------------------ output
 # Calls whose result is not contiguous though every input is (LAPACK's column-major
 # matrices, einsum's permuted bmm, stft's frames, an fft along an inner dim, rot90's flip of a
-# transpose, unique's dim moved back): each sample runs on contiguous inputs, and a name is
-# listed when a tensor it returns is not contiguous.  Keys: ``torch.<name>`` for functions,
-# ``.<name>`` for Tensor methods.  The analysis never takes their results for contiguous.
+# transpose, unique's dim moved back, nonzero's and argwhere's column-major indices, the
+# inverse matrix_power(A, -1) takes): each sample runs on contiguous inputs (the data-dependent
+# ones on a mask with several True in each row), and a name is listed when a tensor it returns
+# is not contiguous.  Keys: ``torch.<name>`` for functions, ``.<name>`` for Tensor methods.
+# The analysis never takes their results for contiguous.
 _STRIDED_SAMPLES = {
     "torch.einsum": "torch.einsum('bik,ji->bjk', V, W)",
     "torch.stft": "torch.stft(SIG, 64, return_complex=True)",
@@ -471,6 +473,13 @@ _STRIDED_SAMPLES = {
     "torch.fft.hfftn": "torch.fft.hfftn(A, dim=(1,))", "torch.fft.ihfftn": "torch.fft.ihfftn(A, dim=(1,))",
     "torch.cdist": "torch.cdist(V, V)", "torch.tensordot": "torch.tensordot(V, W.t(), dims=([1], [0]))",
     "torch.kron": "torch.kron(A, A)", "torch.cross": "torch.cross(V, V, dim=2)",
+    "torch.nonzero": "torch.nonzero(MASK)", ".nonzero": "MASK.nonzero()",
+    "torch.argwhere": "torch.argwhere(MASK)", ".argwhere": "MASK.argwhere()",
+    "torch.nonzero_static": "torch.nonzero_static(MASK, size=6)", ".nonzero_static": "MASK.nonzero_static(size=6)",
+    "torch.where": "torch.where(MASK)", "torch.masked_select": "torch.masked_select(W, MASK)",
+    "torch.lu": "torch.lu(A)", ".lu": "A.lu()",
+    "torch.matrix_power": "torch.matrix_power(A, -1)", ".matrix_power": "A.matrix_power(-1)",
+    "torch.linalg.matrix_power": "torch.linalg.matrix_power(A, -1)",
 }
 
 
@@ -484,7 +493,7 @@ def _strided_inputs() -> Dict[str, object]:
             "W": torch.randn(4, 5, generator=g), "SIG": torch.randn(2, 400, generator=g),
             "INTS": torch.randint(0, 3, (2, 4, 5), generator=g), "LU": lu, "PIV": piv,
             "TAU": torch.rand(2, 3, generator=g), "TAU4": torch.rand(2, 4, generator=g),
-            "T4": torch.randn(4, 6, 8, 3, generator=g)}
+            "T4": torch.randn(4, 6, 8, 3, generator=g), "MASK": torch.arange(20).reshape(4, 5) % 3 == 0}
 
 
 def strided_results() -> Set[str]:
@@ -602,7 +611,8 @@ def render() -> str:
               "torch.nn module classes whose forward is annotated to return a fixed tuple of tensors."),
         _names("STRIDED_RESULT_FUNCTIONS", (k for k in strided_results() if k.startswith("torch.")),
                "Functions whose result is not contiguous though every input is (measured on samples:\n"
-               "# LAPACK's column-major matrices, einsum, stft, an fft along an inner dim, rot90...)."),
+               "# LAPACK's column-major matrices, einsum, stft, an fft along an inner dim, rot90,\n"
+               "# nonzero's and argwhere's indices, matrix_power(A, -1)...)."),
         _names("STRIDED_RESULT_METHODS", (k[1:] for k in strided_results() if k.startswith(".")),
                "Tensor methods whose result is not contiguous though the tensor is (as above)."),
         "# Operators documented as another's alias (\"Alias for :func:`torch.sub`\"): {alias: operator}.\n"

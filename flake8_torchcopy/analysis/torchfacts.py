@@ -620,26 +620,28 @@ NN_TUPLE_MODULES = {
 }
 
 # Functions whose result is not contiguous though every input is (measured on samples:
-# LAPACK's column-major matrices, einsum, stft, an fft along an inner dim, rot90...).
+# LAPACK's column-major matrices, einsum, stft, an fft along an inner dim, rot90,
+# nonzero's and argwhere's indices, matrix_power(A, -1)...).
 STRIDED_RESULT_FUNCTIONS = frozenset("""
-torch.cholesky torch.cholesky_inverse torch.cholesky_solve torch.einsum torch.fft.fft
-torch.fft.fft2 torch.fft.fftn torch.fft.hfft torch.fft.hfft2 torch.fft.hfftn torch.fft.ifft
-torch.fft.ifft2 torch.fft.ifftn torch.fft.ihfft torch.fft.ihfft2 torch.fft.ihfftn
-torch.fft.irfft torch.fft.irfft2 torch.fft.irfftn torch.fft.rfft torch.fft.rfft2
-torch.fft.rfftn torch.geqrf torch.inverse torch.linalg.cholesky torch.linalg.cholesky_ex
-torch.linalg.eig torch.linalg.eigh torch.linalg.householder_product torch.linalg.inv
-torch.linalg.inv_ex torch.linalg.ldl_factor torch.linalg.ldl_factor_ex
+torch.argwhere torch.cholesky torch.cholesky_inverse torch.cholesky_solve torch.einsum
+torch.fft.fft torch.fft.fft2 torch.fft.fftn torch.fft.hfft torch.fft.hfft2 torch.fft.hfftn
+torch.fft.ifft torch.fft.ifft2 torch.fft.ifftn torch.fft.ihfft torch.fft.ihfft2
+torch.fft.ihfftn torch.fft.irfft torch.fft.irfft2 torch.fft.irfftn torch.fft.rfft
+torch.fft.rfft2 torch.fft.rfftn torch.geqrf torch.inverse torch.linalg.cholesky
+torch.linalg.cholesky_ex torch.linalg.eig torch.linalg.eigh torch.linalg.householder_product
+torch.linalg.inv torch.linalg.inv_ex torch.linalg.ldl_factor torch.linalg.ldl_factor_ex
 torch.linalg.ldl_solve torch.linalg.lstsq torch.linalg.lu_factor torch.linalg.lu_factor_ex
-torch.linalg.lu_solve torch.linalg.qr torch.linalg.solve torch.linalg.solve_ex
-torch.linalg.solve_triangular torch.linalg.svd torch.linalg.tensorinv torch.lu_solve
-torch.orgqr torch.ormqr torch.qr torch.rot90 torch.stft torch.svd torch.triangular_solve
-torch.unique torch.unique_consecutive
+torch.linalg.lu_solve torch.linalg.matrix_power torch.linalg.qr torch.linalg.solve
+torch.linalg.solve_ex torch.linalg.solve_triangular torch.linalg.svd torch.linalg.tensorinv
+torch.lu torch.lu_solve torch.matrix_power torch.nonzero torch.orgqr torch.ormqr torch.qr
+torch.rot90 torch.stft torch.svd torch.triangular_solve torch.unique
+torch.unique_consecutive
 """.split())
 
 # Tensor methods whose result is not contiguous though the tensor is (as above).
 STRIDED_RESULT_METHODS = frozenset("""
-cholesky cholesky_inverse cholesky_solve geqrf inverse lu_solve orgqr ormqr qr rot90 stft
-svd triangular_solve unique unique_consecutive
+argwhere cholesky cholesky_inverse cholesky_solve geqrf inverse lu lu_solve matrix_power
+nonzero orgqr ormqr qr rot90 stft svd triangular_solve unique unique_consecutive
 """.split())
 
 # Operators documented as another's alias ("Alias for :func:`torch.sub`"): {alias: operator}.
