@@ -127,6 +127,8 @@ class Binding:
             for e in v.elems[1:]:
                 out = join(out, e)
             return out
+        if v.kind == UNKNOWN and v.permuted_by:  # lu, piv = torch.lu(a): each item marked too
+            return Value(UNKNOWN, permuted_by=v.permuted_by)
         return UNKNOWN_VALUE
 
     def ev_target(self, t: ast.AST) -> None:

@@ -324,6 +324,8 @@ def call_method(ev, node, recv: Value, m: str, args: List[Value]) -> Value:
         if recv.kind == UNKNOWN and recv.qualname is None and not recv.local_def \
                 and (m in _LAYOUT_METHODS or traced and m in api.TENSOR_METHODS):
             return method_layout(ev, node, recv, m, node.args, node.func.value)
+        if m in STRIDED_RESULT_METHODS and recv.kind == UNKNOWN:  # mask.nonzero(): column-major
+            return Value(UNKNOWN, permuted_by=recv.permuted_by or "." + m)
         if m == "unbind" or not recv.permuted_by:  # x.mT.unbind(0): pieces marked as x.mT
             return (yields.tensor_pieces(recv) if m == "unbind" else None) or UNKNOWN_VALUE
         return Value(UNKNOWN, permuted_by=recv.permuted_by)  # x.mT.sort(0)[0] keeps x.mT's strides
