@@ -220,7 +220,7 @@ def resolve_target(sizes: Sequence[Mono], target: Sequence[Optional[Mono]]) -> O
 
 # Views proven illegal name the sizes that would have to be 1; past this many
 # unknowns, the search for them is not worth its cost and the view stays undecided.
-MAX_RESCUE_SYMBOLS = 10
+MAX_RESCUE_SYMBOLS = 8
 
 
 def _impossible(monos: Sequence[Mono]) -> bool:
