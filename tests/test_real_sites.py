@@ -29,10 +29,10 @@ SITES = [
     Site("Tianxiaomo/pytorch-YOLOv4 train.py:211", "yolov4_train.py", 0, "TRC201"),
     Site("ParthaEth/GIF my_utils/photometric_optimization/models/lbs.py:353", "gif_lbs.py", 0,
          "TRC201",
-         "a function's return in the module (vertices2joints returns the einsum) and, from "
-         "it, a parameter (batch_rigid_transform's joints); the einsum's layout itself is "
-         "known now ('bik,ji->bjk' is (b, k, j) in memory: analysis/einsum.py), and so are "
-         "torch.unsqueeze(x, dim=-1), the clone and the in-place subtraction"),
+         "a parameter of a public function (batch_rigid_transform's joints: callers in "
+         "other modules are not seen); the layout comes back through vertices2joints' "
+         "return now (analysis/funclayouts.py), and with --public-helpers the site is "
+         "reported (tests/test_function_return_layouts.py)"),
     Site("NVIDIA/Megatron-LM megatron/legacy/model/transformer.py:697",
          "megatron_transformer.py", 0, "TRC201",
          "pieces of torch.split along the last dim (out of TRC201's triggers); raising needs "

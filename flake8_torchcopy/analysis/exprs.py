@@ -19,14 +19,12 @@ from . import attributes, datasets, literalrows, localdicts, locallists, numpyis
 from . import instancemethods, nnclasses, nnmodules, nodeindex, pipelines
 from . import torchapi as api
 from . import torchsem as sem
-from . import namespaces, tuples, yields
+from . import funclayouts, namespaces, tuples, yields
 from .binding import Binding
 from .narrowing import narrow
 from .project import imported_call
 from .projectglobals import imported_global
 from .callsites import NO_CALLSITES, CallSites
-from .returns import returns_tensor
-from .returnwalker import walked_returns
 from .sizes import SizeArithmetic
 from .subclasses import SubclassCaveats
 from .summaries import attribute_value
@@ -376,17 +374,9 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
                 if own is not None:
                     return own
             return sem.call_method(self, node, recv, node.func.attr, args)
-        defn = self.module_defs.get(id(func))
-        if defn is not None:
-            if id(defn) not in self.tensor_returns:  # by the returns' forms, else by their data flow
-                self.tensor_returns[id(defn)] = Value(TENSOR) if returns_tensor(defn, self.static_qualname) \
-                    else walked_returns(self, defn)
-            made = self.tensor_returns[id(defn)]
-            if made is not None:
-                return made
-            returned = localdicts.call(self, node, defn)  # f() returning {...}
-            if returned is not None:
-                return returned
+        made = funclayouts.module_call(self, node, func, args)  # f(...) of a def of the module
+        if made is not None:
+            return made
         cls = self.module_classes.get(id(func))
         made = (datasets.instance(self, cls) or nnclasses.local_instance(self, cls, func)) if cls else None  # its own
         if made is not None:

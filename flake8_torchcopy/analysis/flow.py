@@ -24,7 +24,7 @@ from .modulescan import (may_replace_attribute, may_script, may_set_default_devi
                          may_store_dynamically, module_bindings, module_rebound)
 from .sink import NO_SINK, Sink
 from .statements import Deferred, FunctionNode, StatementWalker
-from .triggers import Word, WordsIn, alias_groups, found
+from .triggers import Word, WordsIn, alias_groups, found, returning_groups
 from .values import ANNOTATED, MODULE_GLOBAL, NOT_VALUE, TENSOR, UNKNOWN, UNKNOWN_VALUE, Env, Value
 from .visitor import Visitor
 
@@ -299,7 +299,7 @@ class FlowWalker(StatementWalker):
         # a function's text is part of the module's: a group not all there matches nowhere;
         # the words a module word stands for are not asked of each function
         return [tuple(t for t in g if not getattr(t, "in_module", False))
-                for g in groups if all(present[t] for t in g)]
+                for g in groups if all(present[t] for t in g)] + returning_groups(tree, groups, source, present)
 
     def may_match(self, node: ast.AST) -> bool:
         """Cheap text check: can any hook match inside this function?  Asked once per function."""

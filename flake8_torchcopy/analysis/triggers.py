@@ -229,3 +229,27 @@ class _Called:
 
     def __repr__(self) -> str:
         return f"_Called({self.alias!r})"
+
+
+def returning_groups(tree: ast.AST, groups: Sequence[Sequence[Word]], source: str, present) -> List[Tuple[Word, ...]]:
+    """Trigger groups a module-level function stands in for by what it returns: where a
+    group is ``("view(", w)`` (TRC201's) and a ``def f`` of the module holds ``w`` and ends
+    in a ``return``, ``("view(", f(...))``: a function that views what ``f`` returns may
+    judge a permuted layout.  (:mod:`.funclayouts`) Asked per module, only where such a group is present."""
+    pairs = [g for g in groups if len(g) == 2 and g[0] == "view(" and not getattr(g[1], "in_module", False)
+             and present[g[0]] and present[g[1]]]
+    if not pairs or not isinstance(tree, ast.Module):
+        return []
+    defs = [s for s in tree.body if isinstance(s, ast.FunctionDef) and not s.decorator_list
+            and isinstance(s.body[-1], ast.Return)]
+    if not defs:
+        return []
+    lines = source.splitlines()
+    out: List[Tuple[Word, ...]] = []
+    for d in defs:
+        text = "\n".join(lines[d.lineno - 1:d.end_lineno])
+        if any(found(g[1], text) for g in pairs):
+            group = ("view(", _Called(d.name))
+            if group not in out:
+                out.append(group)
+    return out

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import List, Optional, Sequence, Tuple, cast
 
 from . import viewlegality as VL
+from .funclayouts import returned_here
 from .instancemethods import from_elsewhere
 from .selfmethods import hedged
 from .symbolic import Condition, Mono, Sym
@@ -68,7 +69,7 @@ def judge_view(recv: Value, target: Optional[Sequence[Optional[Mono]]],
     unless = tuple(tuple(s.name if isinstance(s, Condition) else
                          f"{_label(s, read, args_text, recv.permuted_by)} == 1" for s in syms)
                    for syms in rescues)
-    elsewhere = any(from_elsewhere(a) for m in list(sizes) + list(layout[1]) for a in m.atoms())
+    elsewhere = any(from_elsewhere(a) or returned_here(a) for m in list(sizes) + list(layout[1]) for a in m.atoms())
     return ViewJudgement(ILLEGAL, unless, recv.permuted_by, elsewhere)
 
 

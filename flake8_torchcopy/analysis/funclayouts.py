@@ -1,0 +1,157 @@
+"""Layouts of ``f(...)``: what a module-level function of the module returns, on every path.
+
+``J = vertices2joints(reg, verts)`` where ``vertices2joints`` returns
+``torch.einsum('bik,ji->bjk', ...)``: the call's value is a tensor of rank 3 laid out
+densely in the order ``(b, k, j)``, with sizes of its own (symbols of the call,
+``vertices2joints(reg, verts).size(i)``; a size the function's text fixes to a number
+keeps it).  The function is walked once per module with its parameters unknown (untraced
+tensors assumed contiguous, as in any function's own body) by the walker of returns
+(:func:`.returnwalker.module_returns`); every ``return`` must give the same order of a
+dense tensor of the same rank (:func:`.selfmethods._order`, the assumptions set aside).
+What the layout assumed (an einsum's sizes above 1) is said of the call's sizes where it
+is a size of a returned dim, else named as a condition "in f".
+
+Which function runs: the call is ``f(...)`` of a name bound only by its module-level
+``def`` (:func:`.returns.def_bound_once`: no other binding, no ``global``, no
+``exec``/``globals()``), undecorated, no generator, ending in a ``return``.  A subclass
+cannot override it.  Assumed, as for the tensor-ness of such calls (:mod:`.returns`): no
+other module rebinds ``mod.f``; a view judged to raise on such a layout is reported, its
+fix unsafe (:func:`returned_here`, as :attr:`.views.ViewJudgement.elsewhere`).  The
+layout the body gives rests on its parameters' layouts only as an untraced tensor's
+does; an argument the caller knows to be laid out otherwise (marked permuted, or strides
+that are not contiguous) gives no layout.  Cost: only in modules holding ``view(``, for
+functions whose text permutes or runs ``einsum``; the walk is once per function.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Dict, List, Optional, Tuple
+
+from . import layout as L
+from .symbolic import Condition, Mono, Sym
+from .values import NOT, TENSOR, UNKNOWN, Value
+
+_KEY = "module-function"
+_LAYING = ("permute", "transpose", ".t(", ".T", ".mT", "swapaxes", "movedim", "moveaxis", "einsum")
+
+
+def returned_here(sym: Sym) -> bool:
+    """Is this a size of what a module-level function's call returned (its fix unsafe)?"""
+    key = sym.key[1]
+    return isinstance(key, tuple) and bool(key) and key[0] == _KEY
+
+
+Summary = Optional[Tuple[Tuple[int, ...], Tuple[Mono, ...], Tuple[Sym, ...], str]]
+
+
+def _summary(ev, func: ast.FunctionDef) -> Summary:
+    """(order, the returned sizes, what the layout assumed) of every return."""
+    from .returns import exits_by_return
+    from .returnwalker import module_returns
+    from .selfmethods import _order
+    if not exits_by_return(func) or not any(w in ev.idx.text(func) for w in _LAYING):
+        return None
+    values = module_returns(ev, func)
+    if not values or any(v is None or v.kind == NOT for v in values):
+        return None
+    orders = {_order(v.with_(assumes=frozenset())) for v in values}
+    order = orders.pop() if len(orders) == 1 else None
+    if order is None:
+        return None
+    rows = [tuple(w.sizes) for w in values if w is not None and w.sizes is not None]
+    # a size every return fixes to one number keeps it; any other is the call's own
+    sizes = tuple(r[0] if not r[0].powers and all(o[i] == r[0] for o in rows) else Mono.sym(Sym("?", None))
+                  for i, r in enumerate(zip(*rows)))
+    sizes = tuple(rows[0][i] if len(rows) == 1 else m for i, m in enumerate(sizes))
+    assumes = frozenset().union(*(w.assumes for w in values if w is not None))
+    kind = TENSOR if all(w is not None and w.kind == TENSOR for w in values) else UNKNOWN
+    return order, sizes, tuple(sorted(assumes, key=lambda s: s.name)), kind
+
+
+def _plain(v: Value) -> bool:
+    """Is an argument laid out as the walk of the function took its parameters (not known otherwise)?"""
+    if v.permuted_by or v.open_layout is not None:
+        return False
+    if v.sizes is None or v.strides is None:
+        return True
+    if None in v.sizes or None in v.strides:
+        return False
+    return tuple(v.strides) == tuple(L.contiguous_strides(list(v.sizes)))
+
+
+def later_def(ev, node: ast.Call, func: Value) -> Optional[ast.FunctionDef]:
+    """The module-level ``def`` a call ``f(...)`` runs where ``f`` is defined after the
+    function being walked (its walk sees the names bound before its ``def``): the function
+    walked is one of the module or a method of one of its classes (no enclosing function
+    may bind ``f``), ``f`` is none of its locals, and the module binds ``f`` by one ``def``
+    (:func:`call_value` checks that)."""
+    name = node.func.id  # type: ignore[attr-defined]
+    tree, closure = getattr(ev, "tree", None), ev.closure_func
+    if func.kind != UNKNOWN or func.qualname is not None or func.local_def or closure is None \
+            or not isinstance(tree, ast.Module) or name in ev.env or name in ev.outer:
+        return None
+    if not ev.__dict__.get("_has_view", "view(" in ev.source):
+        return None
+    tops = {id(s) for s in tree.body} | {id(m) for c in tree.body if isinstance(c, ast.ClassDef) for m in c.body}
+    if id(closure) not in tops or name in ev.local_names(closure)[0]:
+        return None
+    defs = [s for s in tree.body if isinstance(s, ast.FunctionDef) and s.name == name]
+    return defs[0] if len(defs) == 1 else None
+
+
+def module_call(ev, node: ast.Call, func: Value, args: List[Value]) -> Optional[Value]:
+    """The value of ``f(...)`` of a module-level ``def``: a tensor (:mod:`.returns`, by the
+    returns' forms, else by their data flow), with the layout every return has; a dict."""
+    defn = ev.module_defs.get(id(func))
+    if defn is None:
+        later = later_def(ev, node, func) if isinstance(node.func, ast.Name) else None
+        return call_value(ev, node, later, args) if later is not None else None
+    if id(defn) not in ev.tensor_returns:
+        from .returns import returns_tensor
+        from .returnwalker import walked_returns
+        ev.tensor_returns[id(defn)] = Value(TENSOR) if returns_tensor(defn, ev.static_qualname) \
+            else walked_returns(ev, defn)
+    made = ev.tensor_returns[id(defn)]
+    laid = call_value(ev, node, defn, args) if isinstance(defn, ast.FunctionDef) else None
+    if laid is not None:  # every return is one dense layout
+        return laid.with_(caveat=made.caveat) if made is not None and made.caveat else laid
+    if made is not None:
+        return made
+    from .localdicts import call
+    return call(ev, node, defn)  # f() returning {...}
+
+
+def call_value(ev, node: ast.Call, defn: ast.FunctionDef, args: List[Value]) -> Optional[Value]:
+    """The value of ``f(...)`` (``node``) where every return of ``defn`` is one dense layout."""
+    has_view = ev.__dict__.get("_has_view")
+    if has_view is None:
+        has_view = ev.__dict__["_has_view"] = "view(" in ev.source
+    if not has_view or not getattr(ev, "walks_returns", True) or ev.__dict__.get("no_self_methods"):
+        return None
+    memo: Dict[int, Summary] = ev.__dict__.setdefault("_function_layouts", {})
+    if id(defn) not in memo:
+        from .returns import def_bound_once
+        memo[id(defn)] = None  # a cycle: unknown
+        memo[id(defn)] = _summary(ev, defn) if def_bound_once(defn, ev.static_qualname) else None
+    found = memo[id(defn)]
+    if found is None:
+        return None
+    passed = args + [ev.cache.get(id(k.value)) for k in node.keywords]
+    if any(a is not None and a.kind != NOT and not _plain(a) for a in passed):
+        return None
+    order, inner, assumed, kind = found
+    text = ev.idx.text(node)
+    sizes: List[Mono] = [m if not m.powers else Mono.sym(Sym(f"{text}.size({i})", (_KEY, id(node), i)))
+                         for i, m in enumerate(inner)]
+    mem = L.contiguous_strides([sizes[i] for i in order])
+    strides = [mem[0]] * len(order)
+    for k, i in enumerate(order):
+        strides[i] = mem[k]
+    dims = {f"{next(iter(m.atoms())).name} == 1": new for m, new in zip(inner, sizes)
+            if m.powers and len(list(m.atoms())) == 1 and m == Mono.sym(next(iter(m.atoms())))}
+    assumes = frozenset(next(iter(dims[s.name].atoms())) if s.name in dims
+                        else Condition(f"{s.name} in {defn.name}()") for s in assumed)
+    permuted = tuple(order) != tuple(range(len(order)))
+    return Value(kind, sizes=tuple(sizes), strides=tuple(strides),
+                 permuted_by=f"{defn.name}(...)" if permuted else None, assumes=assumes)
+
