@@ -143,3 +143,17 @@ def test_many_sizes_are_its_own():
     for f in lint_source(src):
         assert "z.size" not in f.message or "f(x)" in f.message
     assert list(itertools.islice(iter([1]), 1))
+
+
+def test_a_return_of_rank_below_two_gives_nothing():
+    # mmpretrain's make_image_bucket_position (ofa_modules.py): a permute in the text, a
+    # zeros(size=(n,) * 2) returned; the summary once met an empty order
+    src = HEAD + ("def g(n):\n    y = f(n)\n    return y.view(-1)\n\n\n"
+                  "def f(n):\n    c = torch.arange(n)[:, None, None].expand(n, n, 2)\n"
+                  "    c = c.permute(1, 2, 0).contiguous()\n"
+                  "    out = torch.zeros(size=(n * n + 1, ) * 2)\n    out[1:, 1:] = c.sum(-1)[:1, :1]\n"
+                  "    return out\n")
+    assert not [f for f in lint_source(src) if f.code == "TRC201"]
+    ns: dict = {}
+    exec(compile(src, "<rank>", "exec"), ns)
+    ns["g"](2)

@@ -56,7 +56,7 @@ def _summary(ev, func: ast.FunctionDef) -> Summary:
         return None
     orders = {_order(v.with_(assumes=frozenset())) for v in values}
     order = orders.pop() if len(orders) == 1 else None
-    if order is None:
+    if order is None or not 2 <= len(order) <= 6:
         return None
     rows = [tuple(w.sizes) for w in values if w is not None and w.sizes is not None]
     # a size every return fixes to one number keeps it; any other is the call's own
