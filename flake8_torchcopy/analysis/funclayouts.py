@@ -25,7 +25,8 @@ functions whose text permutes or runs ``einsum``; the walk is once per function.
 from __future__ import annotations
 
 import ast
-from typing import Dict, List, Optional, Tuple
+import re
+from typing import Dict, List, Optional, Set, Tuple
 
 from . import layout as L
 from .symbolic import Condition, Mono, Sym
@@ -33,6 +34,39 @@ from .values import NOT, TENSOR, UNKNOWN, Value
 
 _KEY = "module-function"
 _LAYING = ("permute", "transpose", ".t(", ".T", ".mT", "swapaxes", "movedim", "moveaxis", "einsum")
+
+
+def returns_lay(func: ast.FunctionDef, text_of) -> bool:
+    """Does every ``return`` of ``func`` give an expression whose text permutes (or runs
+    ``einsum``), or a name a statement with such text binds?  (A text check, before any walk.)"""
+    from .returns import own_nodes
+    rets: List[ast.Return] = []
+    laid: Set[str] = set()
+    for n in own_nodes(func):
+        if isinstance(n, ast.Return):
+            rets.append(n)
+        elif isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign)) and any(w in text_of(n) for w in _LAYING):
+            laid.update(t.id for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
+                        if isinstance(t, ast.Name))
+    return bool(rets) and all(r.value is not None and (r.value.id in laid if isinstance(r.value, ast.Name)
+                                                       else any(w in text_of(r.value) for w in _LAYING))
+                              for r in rets)
+
+
+def returns_lay_text(lines: List[str]) -> bool:
+    """:func:`returns_lay` by the lines of the text alone (the trigger groups' check): every
+    line that starts with ``return`` holds a permuting word, or returns a name a line
+    ``name = ...`` holding one binds."""
+    rets = [t.strip()[6:].strip() for t in lines if t.lstrip().startswith("return")]
+    if not rets:
+        return False
+    for r in rets:
+        if any(w in r for w in _LAYING):
+            continue
+        if not r.isidentifier() or not any(re.match(r"\s*%s\s*=[^=]" % r, t) and any(w in t for w in _LAYING)
+                                           for t in lines):
+            return False
+    return True
 
 
 def returned_here(sym: Sym) -> bool:
@@ -49,7 +83,7 @@ def _summary(ev, func: ast.FunctionDef) -> Summary:
     from .returns import exits_by_return
     from .returnwalker import module_returns
     from .selfmethods import _order
-    if not exits_by_return(func) or not any(w in ev.idx.text(func) for w in _LAYING):
+    if not exits_by_return(func) or not returns_lay(func, ev.idx.text):
         return None
     values = module_returns(ev, func)
     if not values or any(v is None or v.kind == NOT for v in values):
@@ -86,17 +120,25 @@ def later_def(ev, node: ast.Call, func: Value) -> Optional[ast.FunctionDef]:
     may bind ``f``), ``f`` is none of its locals, and the module binds ``f`` by one ``def``
     (:func:`call_value` checks that)."""
     name = node.func.id  # type: ignore[attr-defined]
-    tree, closure = getattr(ev, "tree", None), ev.closure_func
-    if func.kind != UNKNOWN or func.qualname is not None or func.local_def or closure is None \
-            or not isinstance(tree, ast.Module) or name in ev.env or name in ev.outer:
+    known = ev.__dict__.get("_later_defs")
+    if known is None:  # once per module: the defs of the module, the functions that may call them
+        tree = getattr(ev, "tree", None)
+        if not isinstance(tree, ast.Module) or "view(" not in ev.source:
+            known = ev.__dict__["_later_defs"] = ({}, frozenset())
+        else:
+            named: Dict[str, List[ast.FunctionDef]] = {}
+            for s in tree.body:
+                if isinstance(s, ast.FunctionDef):
+                    named.setdefault(s.name, []).append(s)
+            tops = {id(s) for s in tree.body}
+            tops |= {id(m) for c in tree.body if isinstance(c, ast.ClassDef) for m in c.body}
+            known = ev.__dict__["_later_defs"] = ({n: d[0] for n, d in named.items() if len(d) == 1}, frozenset(tops))
+    defn, closure = known[0].get(name), ev.closure_func
+    if defn is None or func.kind != UNKNOWN or func.qualname is not None or func.local_def or closure is None \
+            or id(closure) not in known[1] or name in ev.env or name in ev.outer \
+            or name in ev.local_names(closure)[0]:
         return None
-    if not ev.__dict__.get("_has_view", "view(" in ev.source):
-        return None
-    tops = {id(s) for s in tree.body} | {id(m) for c in tree.body if isinstance(c, ast.ClassDef) for m in c.body}
-    if id(closure) not in tops or name in ev.local_names(closure)[0]:
-        return None
-    defs = [s for s in tree.body if isinstance(s, ast.FunctionDef) and s.name == name]
-    return defs[0] if len(defs) == 1 else None
+    return defn
 
 
 def module_call(ev, node: ast.Call, func: Value, args: List[Value]) -> Optional[Value]:
@@ -121,12 +163,32 @@ def module_call(ev, node: ast.Call, func: Value, args: List[Value]) -> Optional[
     return call(ev, node, defn)  # f() returning {...}
 
 
+def _viewed_after(ev, node: ast.Call) -> bool:
+    """May what the call returns be viewed (the cost rule: a function is summarised only
+    for such a call)?  ``f(...)`` on a line with ``.view(``, or ``y = f(...)`` in a
+    function whose text views ``y`` or passes it to a call."""
+    s = ev.current_stmt
+    if s is None:
+        return False
+    if ".view(" in ev.idx.text(s):
+        return True
+    if not (isinstance(s, ast.Assign) and s.value is node and len(s.targets) == 1
+            and isinstance(s.targets[0], ast.Name)):
+        return False
+    y = re.escape(s.targets[0].id)
+    text = ev.idx.text(ev.closure_func)
+    return bool(re.search(r"(?<![\w.])%s\s*\.\s*view\(|\w\s*\([^()]*(?<![\w.])%s(?!\w)" % (y, y), text))
+
+
 def call_value(ev, node: ast.Call, defn: ast.FunctionDef, args: List[Value]) -> Optional[Value]:
     """The value of ``f(...)`` (``node``) where every return of ``defn`` is one dense layout."""
     has_view = ev.__dict__.get("_has_view")
     if has_view is None:
         has_view = ev.__dict__["_has_view"] = "view(" in ev.source
-    if not has_view or not getattr(ev, "walks_returns", True) or ev.__dict__.get("no_self_methods"):
+    if not has_view or not getattr(ev, "walks_returns", True) or ev.__dict__.get("no_self_methods") \
+            or ev.closure_func is None or "view(" not in ev.idx.text(ev.closure_func):
+        return None  # only where the function calling f views something
+    if not _viewed_after(ev, node):
         return None
     memo: Dict[int, Summary] = ev.__dict__.setdefault("_function_layouts", {})
     if id(defn) not in memo:

@@ -234,8 +234,10 @@ class _Called:
 def returning_groups(tree: ast.AST, groups: Sequence[Sequence[Word]], source: str, present) -> List[Tuple[Word, ...]]:
     """Trigger groups a module-level function stands in for by what it returns: where a
     group is ``("view(", w)`` (TRC201's) and a ``def f`` of the module holds ``w`` and ends
-    in a ``return``, ``("view(", f(...))``: a function that views what ``f`` returns may
-    judge a permuted layout.  (:mod:`.funclayouts`) Asked per module, only where such a group is present."""
+    in a ``return``, ``("view(", f(...))``: a function that views what ``f`` returns
+    (``y = f(...)`` then ``y.view(``, or ``f(...).view(``) may judge a permuted layout.
+    (:mod:`.funclayouts`) Asked per module, only where such a group is present."""
+    from .funclayouts import returns_lay_text
     pairs = [g for g in groups if len(g) == 2 and g[0] == "view(" and not getattr(g[1], "in_module", False)
              and present[g[0]] and present[g[1]]]
     if not pairs or not isinstance(tree, ast.Module):
@@ -247,9 +249,34 @@ def returning_groups(tree: ast.AST, groups: Sequence[Sequence[Word]], source: st
     lines = source.splitlines()
     out: List[Tuple[Word, ...]] = []
     for d in defs:
-        text = "\n".join(lines[d.lineno - 1:d.end_lineno])
-        if any(found(g[1], text) for g in pairs):
-            group = ("view(", _Called(d.name))
+        own = lines[d.lineno - 1:d.end_lineno]
+        if any(found(g[1], "\n".join(own)) for g in pairs) and returns_lay_text(own):
+            group = ("view(", _Viewed(d.name))
             if group not in out:
                 out.append(group)
     return out
+
+
+class _Viewed(_Called):
+    """``y = f(...)`` then ``y.view(``, or ``f(...)`` then ``.view(`` on the same line:
+    what a call of ``f`` returns may be viewed."""
+
+    __slots__ = ()
+
+    def __init__(self, alias: str) -> None:
+        super().__init__(alias)
+        bound = re.compile(r"(\w+)\s*=\s*%s\s*\(" % re.escape(alias))
+        chained = re.compile(r"(?<![\w.])%s\s*\([^\n]*\.view\(" % re.escape(alias))
+
+        def found_in(text: str) -> bool:
+            if chained.search(text):
+                return True
+            return any(re.search(r"(?<![\w.])%s\s*\.\s*view\(" % re.escape(m.group(1)), text)
+                       for m in bound.finditer(text))
+        self.found_in = found_in  # type: ignore[assignment]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Viewed) and other.alias == self.alias
+
+    def __hash__(self) -> int:
+        return hash(("viewed", self.alias))
