@@ -14,6 +14,7 @@ from typing import Any, List, Optional, Sequence, Tuple, cast
 from . import foreignmethods, gradfree, gradmode, hostmade, listattrs, locallists, numpyish, tensorlists
 from .caught import CAUGHT_ASSERTION, CAUGHT_RUNTIME, CAUGHT_TYPE
 from .modulescan import changes_layouts_in_place, defines_method, may_trace, names_a_default_device
+from .nodeindex import select
 from .scopes import enclosing_scope
 from .symbolic import Mono
 from .torchapi import DTYPE_NAMES, LEGACY_CONSTRUCTORS
@@ -154,8 +155,8 @@ class Context:
         if names_a_default_device(self._w.source):
             return True
         line = getattr(node, "lineno", 0)
-        return any(isinstance(w, (ast.With, ast.AsyncWith)) and w.body[0].lineno <= line <= (w.end_lineno or 0)
-                   for w in ast.walk(self._w.tree))
+        return any(w.body[0].lineno <= line <= (w.end_lineno or 0)  # type: ignore[attr-defined]
+                   for w in select(self._w.tree, (ast.With, ast.AsyncWith)))
 
     def recording_off(self, node: ast.AST) -> bool:
         """Is autograd recording certainly off where ``node`` runs (``with torch.no_grad():``,

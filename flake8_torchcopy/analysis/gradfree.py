@@ -32,7 +32,7 @@ import ast
 from typing import Callable, Dict, Optional
 
 from .hostmade import _bindings_in
-from .intbuffers import integral_buffer
+from .intbuffers import int_literal, integral_buffer
 from .scopes import enclosing_scope
 
 Qualname = Callable[[ast.AST], Optional[str]]
@@ -138,13 +138,7 @@ def _indices(assign: ast.Assign, name: str) -> bool:
         return True
     if fn not in _INDEXED_WITH_DIM:
         return False
-    return any(k.arg == "dim" for k in call.keywords) or bool(dims) and _int_literal(dims[0])
-
-
-def _int_literal(node: ast.AST) -> bool:
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        node = node.operand
-    return isinstance(node, ast.Constant) and type(node.value) is int
+    return any(k.arg == "dim" for k in call.keywords) or bool(dims) and int_literal(dims[0])
 
 
 def _changed_in_place(scope: ast.AST, name: str) -> bool:

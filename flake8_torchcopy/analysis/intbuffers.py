@@ -106,17 +106,18 @@ def integral(v: ast.AST, qualname: Qualname) -> bool:
     if not q and isinstance(v.func, ast.Attribute) and v.func.attr in _CASTS:
         return not v.args and not v.keywords
     if q == "torch.full" and len(v.args) == 2 and not kws:
-        return _int_literal(v.args[1]) or isinstance(v.args[1], ast.Constant) and type(v.args[1].value) is bool
+        return int_literal(v.args[1]) or isinstance(v.args[1], ast.Constant) and type(v.args[1].value) is bool
     if q == "torch.arange" and v.args and not kws:
-        return all(_int_literal(a) for a in v.args)
+        return all(int_literal(a) for a in v.args)
     if q == "torch.tensor" and len(v.args) == 1 and not kws:
         data = v.args[0]
         items = data.elts if isinstance(data, (ast.List, ast.Tuple)) else [data]
-        return bool(items) and all(_int_literal(e) for e in items)
+        return bool(items) and all(int_literal(e) for e in items)
     return False
 
 
-def _int_literal(a: ast.AST) -> bool:
+def int_literal(a: ast.AST) -> bool:
+    """An int literal, maybe negated (``3``, ``-100``; not a bool)."""
     if isinstance(a, ast.UnaryOp) and isinstance(a.op, ast.USub):
         a = a.operand
     return isinstance(a, ast.Constant) and type(a.value) is int

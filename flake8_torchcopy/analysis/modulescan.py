@@ -266,7 +266,7 @@ def may_set_default_device(source: str, tree: ast.AST, stars: Optional[Stars] = 
     mentions it (``dev = torch.device``, ``from torch import device as D``,
     ``self.cm = torch.device("meta")``), or a function of the module whose text does, or a
     name a star import of the project binds (``stars``), other than by an import of no device."""
-    if _DEVICE_SETTERS_RE.search(source):
+    if names_a_default_device(source):
         return True
     if "with" not in source or "device" not in source.lower() and (stars is None or not _STAR_RE.search(source)):
         return False
