@@ -101,7 +101,7 @@ OPS = {
     "flatten": lambda t: t.flatten(), "t": lambda t: t.t(), "transpose": lambda t: t.transpose(0, 1),
     "permute": lambda t: t.permute(1, 0), "contiguous": lambda t: t.t().contiguous(),
 }
-CASTS = sorted(trc112._CASTS)
+CASTS = sorted(trc112.TENSOR_CASTS)
 
 
 def _pair(op, device):

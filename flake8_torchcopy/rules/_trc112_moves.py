@@ -119,9 +119,9 @@ def on_the_host(device_text: str) -> bool:
 # casts only a tensor has (a numpy array has ``astype``, no ``.long()``), and the methods that
 # keep a tensor a tensor, through which ``torch.tensor(m.sum())`` of ``m = (p == x).long()`` is
 # still one: ``torch.tensor(t)`` builds where ``t`` is, maybe the target device already
-_TENSOR_CASTS = frozenset({"long", "int", "float", "double", "half", "bfloat16", "bool", "short",
-                           "byte", "char"})
-_KEEPS_TENSOR = _TENSOR_CASTS | {"sum", "mean", "prod", "abs", "flatten", "squeeze", "unsqueeze",
+TENSOR_CASTS = frozenset({"long", "int", "float", "double", "half", "bfloat16", "bool", "short",
+                          "byte", "char"})
+_KEEPS_TENSOR = TENSOR_CASTS | {"sum", "mean", "prod", "abs", "flatten", "squeeze", "unsqueeze",
                                  "contiguous", "clone", "detach", "t", "view", "reshape"}
 
 
@@ -130,7 +130,7 @@ def cast_like_a_tensor(a: ast.AST, ctx, depth: int = 0) -> bool:
     names bound once: a tensor on every path that does not raise, unless some object defines
     the cast of its own (a reason to stay quiet, not a proof)."""
     while isinstance(a, ast.Call) and isinstance(a.func, ast.Attribute) and a.func.attr in _KEEPS_TENSOR:
-        if a.func.attr in _TENSOR_CASTS and not a.args and not a.keywords:
+        if a.func.attr in TENSOR_CASTS and not a.args and not a.keywords:
             return True
         a = a.func.value
     if isinstance(a, ast.Name) and depth < 3:

@@ -5,7 +5,7 @@ import ast
 from typing import TYPE_CHECKING, Optional
 
 from ._common import LEGACY_CONSTRUCTOR_NAMES, call_with_keyword, keywords, short, text_fix
-from ._trc112_moves import DEFAULT_DEVICE, DTYPES, fails_alike, may_be_tensor, move_target, on_the_host
+from ._trc112_moves import DEFAULT_DEVICE, DTYPES, TENSOR_CASTS, fails_alike, may_be_tensor, move_target, on_the_host
 from .base import CalledThen, Example, Rule, calls_pattern
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -30,8 +30,7 @@ _SPACED = frozenset({"linspace", "logspace"})
 # casts (an expand or a slice is not: ``.to()`` would materialise it contiguous)
 _HOST_VIEWS = frozenset({"view", "reshape", "unsqueeze", "squeeze", "flatten", "t", "transpose",
                          "permute", "contiguous"})
-_CASTS = frozenset({"int", "long", "float", "double", "half", "bfloat16", "bool", "short", "byte",
-                    "char"})
+
 
 class FactoryThenTransfer(Rule):
     code = "TRC112"
@@ -114,7 +113,7 @@ class FactoryThenTransfer(Rule):
     triggers = (("torch", ".to("), ("torch", ".cuda("))
     # in a function: a call's result or a name moved, and a factory by name (``from torch
     # import zeros`` too)
-    function_triggers = ((CalledThen(("to", "cuda"), _FACTORIES | LEGACY_CONSTRUCTOR_NAMES, _HOST_VIEWS | _CASTS,
+    function_triggers = ((CalledThen(("to", "cuda"), _FACTORIES | LEGACY_CONSTRUCTOR_NAMES, _HOST_VIEWS | TENSOR_CASTS,
                                      itself=True, aliased=True), _FACTORY_NAMES),)
 
     VALID = (
@@ -317,7 +316,7 @@ class FactoryThenTransfer(Rule):
         if chain:  # the device is now read before the ops' arguments, and a cast of a float
             # out of an integer's range (nan, 1e10 to int) gives what the device's hardware gives
             safe = safe and all(_plain_arg(a) for c in chain for a in c.args) \
-                and not (any(c.func.attr in _CASTS for c in chain)
+                and not (any(c.func.attr in TENSOR_CASTS for c in chain)
                          and name not in _DTYPE_EXACT)
         # last: these scan the whole module the first time (2 s on 25,000 lines; a mode would see no `to`)
         safe = safe and ctx.module_caveat is None and ctx.fix_blocker is None and not ctx.may_replace_torch(name) \
@@ -339,7 +338,7 @@ def _through_host_ops(node: ast.AST) -> tuple:
     while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.keywords \
             and not any(isinstance(a, ast.Starred) for a in node.args):
         attr = node.func.attr
-        if attr in _HOST_VIEWS or attr in _CASTS and not node.args:
+        if attr in _HOST_VIEWS or attr in TENSOR_CASTS and not node.args:
             chain.append(node)
             node = node.func.value
             continue
