@@ -25,7 +25,8 @@ Two groups, both fetched by default:
   nerfstudio, dalle2-pytorch, tsai, mmagic, pypots, neuraloperator, mmpose,
   yolov5, effdet, alphafold3-pytorch, deepxde, super-gradients, anomalib,
   mmsegmentation, mmaction2, mmocr, rfdetr, segment-anything, torchsde, funasr,
-  spikingjelly, snntorch, schnetpack, mmdet3d, openunmix, e2cnn, torchdiffeq),
+  spikingjelly, snntorch, schnetpack, mmdet3d, openunmix, e2cnn, torchdiffeq, dgllife, mmflow,
+  mmrotate, mmyolo, open-flamingo, pytorch-nlp, salesforce-lavis, torchkbnufft),
   labelled in ``benchmarks/labels.csv`` like the first group
   (docs/evaluation.md, "Research-style code").
 
@@ -152,6 +153,14 @@ RESEARCH_PACKAGES: Dict[str, str] = {
     "torchdiffeq": "torchdiffeq==0.2.5",
     "openunmix": "openunmix==1.3.0",
     "e2cnn": "e2cnn==0.2.3",
+    "dgllife": "dgllife==0.3.2",
+    "mmflow": "mmflow==0.5.2",
+    "mmrotate": "mmrotate==0.3.4",
+    "mmyolo": "mmyolo==0.6.0",
+    "open_flamingo": "open-flamingo==2.0.1",
+    "pytorch_nlp": "pytorch-nlp==0.5.0",
+    "salesforce_lavis": "salesforce-lavis==1.0.2",
+    "torchkbnufft": "torchkbnufft==1.5.2",
 }
 TORCH_VERSION = "2.13.0"
 ALL_CORPORA = ["torch"] + list(PACKAGES)
