@@ -9,7 +9,7 @@ scopes that bind in a copy of the environment: comprehensions, lambdas and ``:=`
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING, Callable, Dict, List, Optional, Sequence, Tuple, cast
+from typing import TYPE_CHECKING, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, cast
 
 from . import listfill, localdicts, numpyish
 from . import torchsem as sem
@@ -36,6 +36,7 @@ class Binding:
     class_body: object = False  # walking a class body's own statements (not a method's); or PREPARED
     scope_outer: Callable[[], Env]  # the walker's: the bindings a nested scope can see
     source: str
+    has: Mapping[str, bool]  # "x" in source, each asked once
     idx: "SourceIndex"
 
     if TYPE_CHECKING:  # the evaluator's, and the size arithmetic's (:mod:`.sizes`)
@@ -193,7 +194,7 @@ class Binding:
                 self.env = {}  # does not see the class body's names (only the outer scopes');
                 if lazy_outer is not None:
                     self.outer = lazy_outer
-            if i == 0 and ":=" in self.source and ":=" in self.idx.line_text(node):
+            if i == 0 and self.has[":="] and ":=" in self.idx.line_text(node):
                 for w in walk(node):  # a later iteration sees what `:=` bound in an earlier one
                     if isinstance(w, ast.NamedExpr) and w is not gen.iter:
                         self.env[w.target.id] = UNKNOWN_VALUE

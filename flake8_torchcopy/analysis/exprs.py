@@ -33,6 +33,7 @@ from .elementwise import elementwise_layout, permuted_origin
 from .methodlayouts import const_int
 from .modulescan import builtin, holds_view, may_retype
 from .torchsem import TENSOR_TYPES, is_tensorish
+from .triggers import WordsIn
 from .values import ANNOTATED, NOT, NOT_VALUE, SUBCLASS, TENSOR, UNKNOWN, UNKNOWN_VALUE, Env, Value, join
 from .visitor import NodeHook
 
@@ -52,8 +53,10 @@ def _laid_out(v: Value) -> bool:
 class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
     """Values of expressions in the current scope (``env``, with ``outer`` behind it)."""
 
-    def __init__(self, source: str, hooks: Mapping[type, Sequence[NodeHook]]) -> None:
+    def __init__(self, source: str, hooks: Mapping[type, Sequence[NodeHook]],
+                 words: Optional[Mapping] = None) -> None:
         self.source = source
+        self.has: Mapping[str, bool] = WordsIn(source) if words is None else words  # "x" in source, asked once
         self.idx = SourceIndex(source)
         self.hooks = hooks  # node class -> what to call with each node of it (the visitor's)
         self.cache: Dict[int, Value] = {}

@@ -153,7 +153,7 @@ class FlowWalker(StatementWalker):
     def __init__(self, source: str, tree: ast.AST, visitor: Visitor, options, sink: Sink = NO_SINK,
                  words: Optional[Mapping[Word, bool]] = None,
                  groups: Optional[List[Tuple[Word, ...]]] = None) -> None:
-        super().__init__(source, visitor.hooks)
+        super().__init__(source, visitor.hooks, words)  # the engine's words, of the same text
         self.sink = sink
         self.word_groups = groups if groups is not None else \
             self.trigger_groups(source, tree, visitor.function_triggers, words)

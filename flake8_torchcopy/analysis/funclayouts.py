@@ -123,7 +123,7 @@ def later_def(ev, node: ast.Call, func: Value) -> Optional[ast.FunctionDef]:
     known = ev.__dict__.get("_later_defs")
     if known is None:  # once per module: the defs of the module, the functions that may call them
         tree = getattr(ev, "tree", None)
-        if not isinstance(tree, ast.Module) or "view(" not in ev.source:
+        if not isinstance(tree, ast.Module) or not ev.has["view("]:
             known = ev.__dict__["_later_defs"] = ({}, frozenset())
         else:
             named: Dict[str, List[ast.FunctionDef]] = {}
@@ -175,9 +175,35 @@ def _viewed_after(ev, node: ast.Call) -> bool:
     if not (isinstance(s, ast.Assign) and s.value is node and len(s.targets) == 1
             and isinstance(s.targets[0], ast.Name)):
         return False
-    y = re.escape(s.targets[0].id)
-    text = ev.idx.text(ev.closure_func)
-    return bool(re.search(r"(?<![\w.])%s\s*\.\s*view\(|\w\s*\([^()]*(?<![\w.])%s(?!\w)" % (y, y), text))
+    return viewed_or_passed(ev.idx.text(ev.closure_func), s.targets[0].id)
+
+
+_WORD_CHAR = re.compile(r"\w")
+_THEN_VIEW = re.compile(r"\s*\.\s*view\(")
+
+
+def viewed_or_passed(text: str, name: str) -> bool:
+    """Does ``text`` view ``name`` (``name.view(``) or pass it to a call (``f(a, name``: the
+    name after a call's ``(`` with no bracket between)?  A plain name, not an attribute; a
+    search from each occurrence of the name (a pattern led by the call would be tried at
+    every position of the text)."""
+    n = len(name)
+    pos = text.find(name)
+    while pos >= 0:
+        end = pos + n
+        if not (pos and (text[pos - 1] == "." or _WORD_CHAR.match(text, pos - 1))):
+            if _THEN_VIEW.match(text, end):
+                return True
+            if not _WORD_CHAR.match(text, end):
+                bracket = max(text.rfind("(", 0, pos), text.rfind(")", 0, pos))
+                if bracket >= 0 and text[bracket] == "(":
+                    k = bracket - 1
+                    while k >= 0 and text[k].isspace():
+                        k -= 1
+                    if k >= 0 and _WORD_CHAR.match(text, k):
+                        return True
+        pos = text.find(name, pos + 1)
+    return False
 
 
 def call_value(ev, node: ast.Call, defn: ast.FunctionDef, args: List[Value]) -> Optional[Value]:

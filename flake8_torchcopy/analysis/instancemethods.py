@@ -102,7 +102,7 @@ def method_call(ev, node: ast.Call, tag: str) -> Optional[Value]:
     attr = node.func.attr  # type: ignore[attr-defined]
     if not follows(ev) or attr.startswith("__"):
         return None
-    if "setattr" in ev.source or "__dict__" in ev.source or attribute_stored(ev.source, attr) \
+    if ev.has["setattr"] or ev.has["__dict__"] or attribute_stored(ev.source, attr) \
             or may_patch(ev.source, attr):
         return None  # an attribute of that name stored here may shadow the method, a patch replace it
     name = tag[1:]

@@ -14,6 +14,7 @@ import ast
 import re
 from typing import Callable, Dict, Iterator, List, Optional, Set
 
+from ..textsearch import AnyOf, whole_word
 from .nodeindex import children, select, walk
 
 #: what a star import binds, where it is known (:func:`.starimports.rebinds`)
@@ -26,16 +27,12 @@ def may_store_dynamically(source: str) -> bool:
     for w in ("sys.modules", "__builtins__", "importlib", "__import__", "__globals__"):
         if w in source:
             return True
-    for w in ("exec", "eval", "globals", "vars"):
-        pos = source.find(w)
-        while pos >= 0:
-            before = source[pos - 1:pos] if pos else ""
-            if not (before == "." or before.isalnum() or before == "_"):
-                rest = source[pos + len(w):pos + len(w) + 40].lstrip(" \t")
-                if rest.startswith("(") and (w != "vars" or rest[1:].lstrip().startswith(")")):
-                    return True
-            pos = source.find(w, pos + len(w))
-    return False
+    return _DYNAMIC_CALL.search(source) is not None
+
+
+# ``exec(``, ``eval(``, ``globals(``, ``vars()``: not a method (``m.eval()``), not part of a name
+_DYNAMIC_CALL = AnyOf([whole_word(w, r"(?<!\.%s)[ \t]*\(" % w) for w in ("exec", "eval", "globals")]
+                      + [whole_word("vars", r"(?<!\.vars)[ \t]*\(\s*\)")])
 
 
 def holds_view(ev) -> bool:
@@ -58,8 +55,11 @@ def defines_method(ev, name: str) -> bool:
 
 # a tensor's sizes and strides changed in place: y.t_(), y.set_(t), y.data = t (the name,
 # in a string too: getattr(y, "t_")); checked with torch in tests/test_inplace_layouts.py
-_LAYOUT_CHANGED = re.compile(r"\b(?:t_|transpose_|swapdims_|swapaxes_|squeeze_|unsqueeze_|set_|as_strided_"
-                             r"|resize_|resize_as_)\b|\.data\s*=(?!=)")
+# (led by the literals: a name's closing ``_``, then which name it closes; an alternation of
+# names would be tried at every position of the text)
+_LAYOUT_CHANGED = AnyOf([r"_(?!\w)(?:%s)" % "|".join(r"(?<=\b%s)" % n for n in (
+    "t_", "transpose_", "swapdims_", "swapaxes_", "squeeze_", "unsqueeze_", "set_", "as_strided_", "resize_",
+    "resize_as_")), r"\.data\s*=(?!=)"])
 
 
 def changes_layouts_in_place(ev) -> bool:
@@ -172,7 +172,7 @@ def builtin(ev, name: str) -> bool:
     known = ev.__dict__.get("_builtins_free")
     if known is None:
         known = ev.__dict__["_builtins_free"] = not (
-            getattr(ev, "dynamic_stores", True) or "builtins" in ev.source and _BUILTINS_STORE_RE.search(ev.source))
+            getattr(ev, "dynamic_stores", True) or ev.has["builtins"] and _BUILTINS_STORE_RE.search(ev.source))
     return known and name not in module_bindings(ev) and name not in getattr(ev, "globals_", ())
 
 
@@ -342,13 +342,14 @@ def _torch_aliases(source: str) -> List[str]:
 #: it); a store is any use not plainly a read (``t.__class__, _ = MyT, 0``, ``for t.__class__
 #: in ...``; ``{self.__class__}`` is a read)
 _RETYPES = (("__class__", re.compile(r"__class__(?!\s*(?:[.()}]|[=!]=|![rsa]\b|is\b))")),
-            ("Tensor.", re.compile(r"Tensor\.\w+\s*(?:=(?!=)|,|\bin\b)")),
-            ("setattr", re.compile(r"setattr\(\s*(?:\w+\.)?Tensor\b")),
-            ("object(", re.compile(r"object\(\s*[\w.]*Tensor\s*,")),
-            ("multiple(", re.compile(r"multiple\(\s*[\w.]*Tensor\s*,")),
-            ("__setattr__(", re.compile(r"__setattr__\(\s*[\w.]*Tensor\s*,")),
-            ("Tensor.", re.compile(r"""Tensor\.\w+["']""")),  # in a string: "torch.Tensor.detach"
             ("type(", re.compile(r"type\([^()]*\)\.\w+\s*=(?!=)")))
+#: the patterns that name ``Tensor`` (asked only of a text that holds it); a store into an
+#: attribute of it, or its name in a string (``"torch.Tensor.detach"``)
+_TENSOR_RETYPES = (("Tensor.", re.compile(r"""Tensor\.\w+(?:\s*(?:=(?!=)|,|\bin\b)|["'])""")),
+                   ("setattr", re.compile(r"setattr\(\s*(?:\w+\.)?Tensor\b")),
+                   ("object(", re.compile(r"object\(\s*[\w.]*Tensor\s*,")),
+                   ("multiple(", re.compile(r"multiple\(\s*[\w.]*Tensor\s*,")),
+                   ("__setattr__(", re.compile(r"__setattr__\(\s*[\w.]*Tensor\s*,")))
 
 
 _RETYPED: List = [None, False]  # (the last source asked about, its answer): asked per walker
@@ -363,8 +364,10 @@ def may_retype(source: str) -> bool:
     return _RETYPED[1]
 
 
-#: ``T = torch.Tensor`` (led by the ``=``, a literal: a fast search), then its line's start
-_TENSOR_BOUND = re.compile(r"=[ \t]*(?:[\w.]+\.)?Tensor[ \t]*$", re.M)
+#: ``T = torch.Tensor``: a line that ends in ``Tensor`` (led by the literal: a fast search),
+#: then what stands before it on the line
+_TENSOR_AT_END = re.compile(r"Tensor[ \t]*$", re.M)
+_ASSIGNED_AT_END = re.compile(r"=[ \t]*(?:[\w.]+\.)?\Z")
 _BOUND_NAME = re.compile(r"[ \t]*(\w+)[ \t]*(?::[^=\n]*)?\Z")
 
 
@@ -373,9 +376,13 @@ def _may_retype(source: str) -> bool:
         return True
     if "Tensor" not in source:
         return False
+    if any(word in source and pattern.search(source) for word, pattern in _TENSOR_RETYPES):
+        return True
     aliases = set(re.findall(r"import\s+Tensor\s+as\s+(\w+)", source)) if "import" in source else set()
-    for m in _TENSOR_BOUND.finditer(source):
-        named = _BOUND_NAME.match(source, source.rfind("\n", 0, m.start()) + 1, m.start())
+    for m in _TENSOR_AT_END.finditer(source):
+        line = source.rfind("\n", 0, m.start()) + 1
+        assigned = _ASSIGNED_AT_END.search(source, line, m.start())
+        named = assigned and _BOUND_NAME.match(source, line, assigned.start())
         if named:
             aliases.add(named.group(1))
     if not aliases:

@@ -41,8 +41,9 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Callable, Dict, List, Optional, Sequence
+from typing import Callable, Dict, List, Optional, Sequence, Union
 
+from ..textsearch import AnyOf, whole_word
 from . import layout as L
 from . import nnclasses, nncontainers
 from .elementwise import permuted_origin
@@ -118,14 +119,15 @@ def same_tag(calls: Sequence[Optional[ast.AST]], qualname, source: str) -> Optio
     return tags[0] if len(set(tags)) == 1 else f"{names.pop()}:?"
 
 
-def _scan(source: str, key: str, pattern: str) -> bool:
+def _scan(source: str, key: str, pattern: Union[str, AnyOf]) -> bool:
     """Does ``pattern`` occur in ``source``?  Asked once per module and question."""
     if _TEXT[0] is not source:
         _TEXT[:] = [source, {}]
     known: Dict[str, bool] = _TEXT[1]
     found = known.get(key)
     if found is None:
-        found = known[key] = re.search(pattern, source) is not None
+        found = known[key] = (re.search(pattern, source) if isinstance(pattern, str)
+                              else pattern.search(source)) is not None
     return found
 
 
@@ -140,9 +142,15 @@ def _replaced(source: str, name: str) -> bool:
 def hooked(source: str) -> bool:
     """:func:`_replaced` less the store of the class: may the module replace an instance's
     ``forward``, ``__call__`` or class, or register a hook?"""
-    return _scan(source, "", r"forward_hook|forward_pre_hook|_call_impl|__dict__|vars\(|__setattr__"
-                 r"|\.(?:forward|__call__)\b(?!\s*(?:\(|[=!]=))|[\"'](?:forward|__call__)[\"']"
-                 r"|setattr\(\s*(?:torch|nn)\b|__class__(?!\s*(?:[.()]|[=!]=|is\b))")
+    return _scan(source, "", _HOOKED)
+
+
+# each led by its literal (.textsearch): one alternation of them is tried at every position
+_HOOKED = AnyOf([
+    "forward_hook", "forward_pre_hook", "_call_impl", "__dict__", r"vars\(", "__setattr__",
+    r"\.forward\b(?!\s*(?:\(|[=!]=))", r"\.__call__\b(?!\s*(?:\(|[=!]=))",
+    r"""forward["'](?<=["']forward["'])""", r"""__call__["'](?<=["']__call__["'])""",
+    r"setattr\(\s*(?:torch|nn)\b", r"__class__(?!\s*(?:[.()]|[=!]=|is\b))"])
 
 
 def _batch_first(call: ast.Call, source: str) -> str:
@@ -164,7 +172,8 @@ def _batch_first(call: ast.Call, source: str) -> str:
 #: whose reports an instance's output can make (``torch.tensor(``, ``x.new_tensor(``,
 #: ``deepcopy(``, ``torch.Tensor(``, ``.tolist()``, ``.numpy()``); for an RNN also ``view(``,
 #: and for an instance of a project class (a method of it may return a layout)
-CONSUMERS = re.compile(r"(?<![\w])(?:tensor|Tensor|deepcopy)\(|\.(?:tensor|new_tensor|Tensor|tolist|numpy)\(")
+CONSUMERS = AnyOf([whole_word("tensor", r"\("), whole_word("Tensor", r"\("), whole_word("deepcopy", r"\("),
+                   r"\.new_tensor\(", r"\.tolist\(", r"\.numpy\("])  # ``.tensor(`` is a whole word too
 
 
 def consumes(text: str, rnn: bool = False) -> bool:

@@ -322,7 +322,7 @@ def _class_tag(walker, project: Project, dotted: str, through: bool) -> Optional
     name = dotted.rpartition(".")[2]
     if not name[:1].isupper():
         return None  # cost: a class is looked for by a CamelCase name only (most calls are of functions)
-    if "setattr" in walker.source or hooked(walker.source) or attribute_stored(walker.source, name):
+    if walker.has["setattr"] or hooked(walker.source) or attribute_stored(walker.source, name):
         return None  # the class or its instances' forward may be replaced here
     known: Dict[Tuple[str, bool], Optional[Shape]] = walker.__dict__.setdefault("_class_forwards", {})
     if (dotted, through) not in known:

@@ -272,7 +272,7 @@ def attribute_value(ev, attr: str) -> Optional[Value]:
     known_attrs = ev.__dict__.setdefault("_forward_attrs", {}) if summarising else ev.class_attrs
     attrs = known_attrs.get(id(cls))
     if attrs is None:
-        if "setattr(" in ev.source or "__dict__" in ev.source:
+        if ev.has["setattr("] or ev.has["__dict__"]:
             attrs = {}  # attributes may be set where the text does not show it
         else:
             if ev.attr_stores is None:

@@ -47,9 +47,18 @@ class WordsIn(dict):
     def __init__(self, source: str) -> None:
         super().__init__()
         self.source = source
+        self.absent: List[str] = []  # plain words not in the text: no word holding one is
 
     def __missing__(self, word: Word) -> bool:
+        need = word if word.__class__ is str else getattr(word, "needs", None)
+        if need is not None:
+            for gone in self.absent:
+                if gone in need:
+                    self[word] = False
+                    return False
         known = self[word] = found(word, self.source)
+        if not known and word.__class__ is str:
+            self.absent.append(word)
         return known
 
 

@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar, Dict, FrozenSet, Iterable, Mapping, Optional, Sequence, Tuple, Union
 
+from ..textsearch import AnyOf, whole_word
+
 if TYPE_CHECKING:  # pragma: no cover
     from ..analysis.context import Context
 
@@ -62,6 +64,18 @@ class CallWord:
             pos = text.find(word, pos + 1)
         return False
 
+    def __eq__(self, other: object) -> bool:  # rules asking the same are asked once (WordsIn)
+        return isinstance(other, CallWord) and (other.word, other.callees, other.data_only) == (
+            self.word, self.callees, self.data_only)
+
+    def __hash__(self) -> int:
+        return hash((self.word, self.callees, self.data_only))
+
+    @property
+    def needs(self) -> str:
+        """A substring every text this word is found in holds."""
+        return self.word
+
     def __repr__(self) -> str:
         return f"CallWord({self.word!r}, {sorted(self.callees)!r})"
 
@@ -69,16 +83,21 @@ class CallWord:
 class WordPattern:
     """A regular expression a function's text must match, for words a substring would
     find in too many others: ``WordPattern(r"\\.T(?!\\w)")`` is in ``x.T`` and not in
-    ``torch.Tensor``.  ``callees`` are the names it stands for where it names a callable
-    (``zeros`` in a pattern of factory names): a name imported or bound under an alias
-    stands in for it (:func:`~flake8_torchcopy.analysis.triggers.alias_groups`)."""
+    ``torch.Tensor``; several (a list) match where any does, each searched on its own (led by
+    its literal: :mod:`flake8_torchcopy.textsearch`).  ``callees`` are the names it stands for
+    where it names a callable (``zeros`` in a pattern of factory names): a name imported or
+    bound under an alias stands in for it
+    (:func:`~flake8_torchcopy.analysis.triggers.alias_groups`); ``needs``, where given, is a
+    substring of every text it matches."""
 
-    __slots__ = ("pattern", "callees", "found_in")
+    __slots__ = ("pattern", "callees", "found_in", "needs")
 
-    def __init__(self, pattern: str, callees: Iterable[str] = ()) -> None:
-        self.pattern = pattern
+    def __init__(self, pattern: Union[str, Sequence[str]], callees: Iterable[str] = (),
+                 needs: Optional[str] = None) -> None:
+        self.pattern = pattern if isinstance(pattern, str) else "|".join(pattern)
         self.callees: FrozenSet[str] = frozenset(callees)
-        self.found_in = re.compile(pattern).search
+        self.found_in = re.compile(pattern).search if isinstance(pattern, str) else AnyOf(pattern).search
+        self.needs = needs
 
     def __repr__(self) -> str:
         return f"WordPattern({self.pattern!r})"
@@ -195,13 +214,20 @@ def calls_pattern(called: Iterable[str], attributes: Iterable[str] = ()) -> Word
     """A call of one of ``called`` (``zeros(``, ``Tensor (``; not ``zeros_like(``, not the
     annotation ``Tensor``), or one of ``attributes`` named but not called (``torch.zeros``
     handed to a name, then called through it)."""
-    called, attributes = sorted(called), sorted(attributes)
-    # ``(?<![\w])(?:a|b)\s*\(``, each name written before its lookbehind: a pattern led by a
-    # lookbehind is tried at every position of the text, one led by its words is not
-    alternatives = [r"(?:%s)\s*\(" % "|".join(re.escape(c) + r"(?<!\w" + re.escape(c) + ")" for c in called)]
-    if attributes:
-        alternatives.append(r"\.(?:%s)(?![\w(])" % "|".join(map(re.escape, attributes)))
-    return WordPattern("|".join(alternatives), sorted(set(called) | set(attributes)))
+    called, attributes = sorted(called, key=_common_first), sorted(attributes, key=_common_first)
+    # ``(?<![\w])name\s*\(``, each searched on its own and written before its lookbehind: a
+    # pattern led by a lookbehind or an alternation is tried at every position of the text
+    patterns = [whole_word(c, r"\s*\(") for c in called] + [r"\.%s(?![\w(])" % re.escape(a) for a in attributes]
+    names = set(called) | set(attributes)
+    return WordPattern(patterns, sorted(names), needs=names.pop() if len(names) == 1 else None)
+
+
+#: names most texts that call any of a pattern's call first (a text that calls one stops there)
+_COMMON = ("zeros", "tensor", "ones", "empty", "arange", "full", "randn", "rand")
+
+
+def _common_first(name: str) -> Tuple[int, str]:
+    return (_COMMON.index(name) if name in _COMMON else len(_COMMON), name)
 
 
 _LITERAL_WORDS = ("True", "False")

@@ -62,7 +62,7 @@ class ViewAfterPermute(Rule):
     # RNN built with batch_first (in __init__) anywhere in the module, called elsewhere, and
     # an einsum anywhere in it (its output returned by a helper, handed to another function)
     function_triggers = tuple(
-        (view, WordPattern(re.escape(w) + r"(?!\w)") if w in (".T", ".mT", ".mH", ".H")
+        (view, WordPattern(re.escape(w) + r"(?!\w)", needs=w) if w in (".T", ".mT", ".mH", ".H")
          else ModuleWord(w) if w in ("batch_first", "einsum(") else w)
         for view, w in triggers)
 
