@@ -55,3 +55,12 @@ def test_reads_of_the_class_keep_the_fix_safe():
                   "f'{t.__class__}', f'{t.__class__!r}', {t.__class__})")
     found = [f for f in lint_source(src) if f.code == "TRC101"]
     assert len(found) == 1 and found[0].fix is not None and found[0].fix.safe
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_a_method_replaced_through_an_alias_of_tensor_makes_the_fix_unsafe(newline):
+    """``T = torch.Tensor`` then ``T.detach = f``: in a file with CRLF line ends too (the
+    alias's line was once read only up to a bare ``\\n``)."""
+    src = _source("pass").replace("def f(", "T = torch.Tensor\nT.detach = lambda s: MyT()\ndef f(")
+    found = [f for f in lint_source(src.replace("\n", newline)) if f.code == "TRC101"]
+    assert len(found) == 1 and found[0].fix is not None and not found[0].fix.safe

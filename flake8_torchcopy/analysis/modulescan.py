@@ -366,7 +366,7 @@ def may_retype(source: str) -> bool:
 
 #: ``T = torch.Tensor``: a line that ends in ``Tensor`` (led by the literal: a fast search),
 #: then what stands before it on the line
-_TENSOR_AT_END = re.compile(r"Tensor[ \t]*$", re.M)
+_TENSOR_AT_END = re.compile(r"Tensor[ \t\r]*$", re.M)  # a CRLF line too
 _ASSIGNED_AT_END = re.compile(r"=[ \t]*(?:[\w.]+\.)?\Z")
 _BOUND_NAME = re.compile(r"[ \t]*(\w+)[ \t]*(?::[^=\n]*)?\Z")
 
