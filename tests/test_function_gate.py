@@ -151,6 +151,9 @@ def test_an_alias_stands_for_the_words_it_may_hide():
     ("z = torch.zeros\nz(3).to(d)", True),  # a local alias: any callee counts
     ("x.to(d)", False), ("x.float().cuda()", False), ("model(x).to(d)", False),
     ("torch.zeros(3)[0].to(d)", False), ("(a + b).to(d)", False),
+    ("torch.tensor(a)[None].to(d)", True), ("torch.tensor(a)[:, None, ...].T.cuda()", True),
+    ("torch.tensor(a).mT.to(d)", True), ("torch.tensor(a)[:2].to(d)", False), ("x.T.to(d)", False),
+    ("x[None].to(d)", False), ("[1, 2].to(d)", False), ("torch.tensor(a).shape.to(d)", False),
     ("q = p.to(d)", False), ("self.p = self.p.to(d)", False),
     ("p == p.to(d)", False), ("p += p.to(d)", False), ("xp = p.to(d)", False), ("p = p.tolist()", False),
 ])

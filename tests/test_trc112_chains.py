@@ -2,12 +2,14 @@
 (``torch.tensor(m).view(-1, 1, 1).to(d)``): what is reported, what is fixed, what stays
 quiet; and, against torch, that the fix gives the same values, dtype, device and strides for
 every op the rule looks through, and not for the ops it must not look through."""
+import ast
 import textwrap
 
 import pytest
 import torch
 
 from flake8_torchcopy import fix_source, lint_source
+from flake8_torchcopy.rules import _trc112_chain as chain
 from flake8_torchcopy.rules import trc112_factory_then_transfer as trc112
 
 HEAD = "import torch\n"
@@ -34,6 +36,13 @@ FIXED = [
     # a cast after torch.tensor of any data: nan or 1e10 cast to int is the hardware's
     ("def f(xs):\n    return torch.tensor(xs).long().cuda()\n",
      "def f(xs):\n    return torch.tensor(xs, device=\"cuda\").long()\n", False),
+    # indexes that only add dims, and .T/.mT: dense views of every element
+    ("m = torch.tensor([1.0, 2.0])[None].cuda()\n",
+     "m = torch.tensor([1.0, 2.0], device=\"cuda\")[None]\n", True),
+    ("m = torch.zeros(2, 3)[:, None, ...].T.to('cuda')\n",
+     "m = torch.zeros(2, 3, device='cuda')[:, None, ...].T\n", True),
+    ("m = torch.ones(2, 3, 4).mT.cuda()\n",
+     "m = torch.ones(2, 3, 4, device=\"cuda\").mT\n", True),
     # a view whose argument is computed: the device is then read before it
     ("def f(xs):\n    return torch.tensor(xs).view(len(xs), -1).cuda()\n",
      "def f(xs):\n    return torch.tensor(xs, device=\"cuda\").view(len(xs), -1)\n", False),
@@ -45,6 +54,10 @@ REPORTED_NO_FIX = [
     "def f(offset, lengths):\n    return torch.tensor(offset).unsqueeze(-1).to(lengths.device)\n",
     "def f(b, lengths):\n    return torch.zeros((1, b)).int().to(lengths.device)\n",
     "def f(labels, device):\n    return torch.tensor(labels).unsqueeze(-1).to(device).long()\n",
+    # torchdiffeq's scipy_wrapper: a device and a dtype, through [None] and .T (the
+    # conversion stays: a Python int converted once is not an int64 converted)
+    "class S:\n    def f(self):\n        return torch.tensor(self.y0)[None].to(self.device, self.dtype)\n",
+    "class S:\n    def f(self, sol):\n        return torch.tensor(sol.y).T.to(self.device, self.dtype)\n",
     # random and empty factories, through a view
     "def f():\n    return torch.randn(4, 4).t().cuda()\n",
 ]
@@ -54,6 +67,12 @@ QUIET = [
     "m = torch.ones(3, 1).expand(3, 4).cuda()\n",
     "m = torch.zeros(4, 4)[:, ::2].cuda()\n",
     "m = torch.zeros(4, 4)[0].cuda()\n",
+    "m = torch.zeros(4, 4)[:2].cuda()\n",
+    "m = torch.zeros(4, 4)[None, 1:].cuda()\n",
+    "def f(i):\n    return torch.zeros(4, 4)[i].cuda()\n",
+    # a conversion after an index: dtype= on the factory is another computation
+    "m = torch.tensor([0.5, 1.5])[None].to(torch.int64)\n",
+    "m = torch.tensor([0.5, 1.5]).T.to(torch.int64)\n",
     # a conversion after a view or a cast: dtype= on the factory is another computation
     "m = torch.tensor([0.5, 1.5]).view(-1, 1).to(torch.int64)\n",
     "m = torch.tensor([0.5, 1.5]).int().to(torch.float64)\n",
@@ -110,8 +129,31 @@ def _pair(op, device):
     return op(torch.tensor(data).t()).to(device), op(torch.tensor(data, device=device).t())
 
 
+# the attributes and indexes looked through
+ATTR_OPS = {"T": lambda t: t.T, "mT": lambda t: t.unsqueeze(0).mT,
+            "[None]": lambda t: t[None], "[:, None, ...]": lambda t: t[:, None, ...],
+            "[..., :]": lambda t: t[..., :], "[:, :, None]": lambda t: t[:, :, None]}
+
+
 def test_the_ops_looked_through_are_the_ones_checked():
-    assert set(OPS) == set(trc112._HOST_VIEWS)
+    assert set(OPS) == set(chain.HOST_VIEWS)
+    assert {n for n in ATTR_OPS if not n.startswith("[")} == set(chain.HOST_ATTRS)
+    for index in (n for n in ATTR_OPS if n.startswith("[")):
+        assert chain.keeps_every_element(ast.parse(f"x{index}").body[0].value.slice)
+    for index in ("[0]", "[:2]", "[::2]", "[i]", "[None, 1:]", "[..., -1]", "[[0, 1]]"):
+        assert not chain.keeps_every_element(ast.parse(f"x{index}").body[0].value.slice)
+
+
+@pytest.mark.verify
+@pytest.mark.parametrize("name", sorted(ATTR_OPS))
+def test_fix_through_attributes_and_indexes_keeps_strides(name):
+    op = ATTR_OPS[name]
+    for lead in (lambda t: t, lambda t: t.t()):  # on a contiguous and a transposed host tensor
+        moved, built = _pair(lambda t, lead=lead: op(lead(t)), "meta")
+        assert (moved.shape, moved.stride(), moved.dtype, moved.device) == \
+            (built.shape, built.stride(), built.dtype, built.device)
+        moved, built = _pair(lambda t, lead=lead: op(lead(t)), "cpu")
+        assert torch.equal(moved, built) and moved.stride() == built.stride()
 
 
 @pytest.mark.verify
@@ -142,3 +184,11 @@ def test_cast_after_factory_exact_only_for_zeros_ones_eye():
         for cast in CASTS:
             a = getattr(make(3), cast)()
             assert torch.equal(a.double(), make(3, dtype=torch.float64).to(a.dtype).double())
+
+
+@pytest.mark.verify
+def test_dtype_into_torch_tensor_is_another_rounding():
+    # why .to(device, dtype) after torch.tensor(data) moves only the device: a Python int
+    # converted to float32 once is not the int64 tensor converted (2**60 + 2**36 + 1)
+    v = 2 ** 60 + 2 ** 36 + 1
+    assert torch.tensor([v])[None].to(torch.float32).item() != torch.tensor([v], dtype=torch.float32)[None].item()

@@ -105,7 +105,8 @@ class WordPattern:
 
 class CalledThen:
     """A call of one of ``methods`` (``.to(``, ``.detach(``) on what a call of one of
-    ``callees`` returns, maybe through calls of ``through`` (``torch.zeros(n).view(-1).to(``),
+    ``callees`` returns, maybe through calls or attributes of ``through``
+    (``torch.zeros(n).view(-1).to(``, ``.T.to(``) and, where it holds ``"["``, indexes (``[None].to(``),
     or with ``itself`` on a name assigned to itself (``p = p.to(``): the chained forms a
     rule looks at, out of the many ``.to(`` of a function.  Found from each ``.method(``
     back over the receiver's text; where that text is not plain (a line break, a quote or
@@ -146,6 +147,20 @@ def _called_before(text: str, dot: int, made: FrozenSet[str], ops: FrozenSet[str
     c = text[i]
     if c in "\n\r\\":
         return True
+    if c == "]" and "[" in ops:  # torch.tensor(a)[None].to(: through an index of None, ..., :
+        end = i
+        depth = 0
+        while i >= 0:
+            c = text[i]
+            if c in "'\"#":
+                return True
+            depth += (c == "]") - (c == "[")
+            if not depth:
+                if text[i + 1:end].replace("None", "").strip(" \t,:."):
+                    return False  # [0], [:k], [i]: not looked through
+                return _called_before(text, i, made, ops, False)
+            i -= 1
+        return False
     if c == ")":
         depth = 0
         while i >= 0:
@@ -180,12 +195,14 @@ def _called_before(text: str, dot: int, made: FrozenSet[str], ops: FrozenSet[str
             if i >= 0 and text[i] == ".":
                 return _called_before(text, i, made, ops, itself)
         return None
-    if not itself:
-        return False
     end = i + 1
     while i >= 0 and (text[i].isalnum() or text[i] == "_"):
         i -= 1
     name = text[i + 1:end]
+    if name in ops and i >= 0 and text[i] == ".":
+        return _called_before(text, i, made, ops, False)  # torch.tensor(a).T.to(: through an attribute
+    if not itself:
+        return False
     if not name or i >= 0 and text[i] == ".":
         return False  # an attribute (a.p.to(), never TRC112's name), or no name
     while i >= 0 and text[i] in " \t\f(":

@@ -5,6 +5,7 @@ import ast
 from typing import TYPE_CHECKING, Optional
 
 from ._common import LEGACY_CONSTRUCTOR_NAMES, call_with_keyword, keywords, short, text_fix
+from ._trc112_chain import HOST_ATTRS, HOST_VIEWS, op_args, plain_arg, through_host_ops
 from ._trc112_moves import DEFAULT_DEVICE, DTYPES, TENSOR_CASTS, fails_alike, may_be_tensor, move_target, on_the_host
 from .base import CalledThen, Example, Rule, calls_pattern
 
@@ -24,12 +25,6 @@ _FACTORY_NAMES = calls_pattern(_FACTORIES | LEGACY_CONSTRUCTOR_NAMES, attributes
 _RANDOM = frozenset({"rand", "randn", "randint", "randperm"})
 # factories whose points, computed in an integer dtype, are not their float points converted
 _SPACED = frozenset({"linspace", "logspace"})
-# ops between the factory and the move that keep the tensor on the host and leave it dense and
-# non-overlapping, so that ``.to(device)`` (preserve_format) gives it the strides the same ops
-# give on the device: views that only split, merge, add or drop dims or reorder them, and dtype
-# casts (an expand or a slice is not: ``.to()`` would materialise it contiguous)
-_HOST_VIEWS = frozenset({"view", "reshape", "unsqueeze", "squeeze", "flatten", "t", "transpose",
-                         "permute", "contiguous"})
 
 
 class FactoryThenTransfer(Rule):
@@ -99,10 +94,11 @@ class FactoryThenTransfer(Rule):
         "Unsafe under a handler of RuntimeError/AssertionError where it fails otherwise (`.cuda(0)`, quint4x2). "
         "Views and casts between the factory and the move are looked through when they keep "
         "the tensor dense (`view`, `reshape`, `unsqueeze`, `squeeze`, `flatten`, `t`, "
-        "`transpose`, `permute`, `contiguous`, `.int()`-style casts): `.to()` keeps the strides "
+        "`transpose`, `permute`, `contiguous`, `.T`, `.mT`, indexes of only `None`, `...` and `:` "
+        "(`[None]`, `[:, None]`), `.int()`-style casts): `.to()` keeps the strides "
         "of a dense tensor, so `torch.tensor(m, device=d).view(-1, 1, 1)` has the values, dtype, "
         "device and strides of `torch.tensor(m).view(-1, 1, 1).to(d)` (it is a view of a tensor "
-        "nothing else holds, where the move gave a fresh one). Not through `expand` or slices "
+        "nothing else holds, where the move gave a fresh one). Not through `expand`, slices or other indexes "
         "(the move materialises them). A cast in between is safe only after `zeros`, `ones`, "
         "`eye` (a float out of an integer's range casts to what the device's hardware gives), and "
         "ops with arguments other than numbers and names make the fix unsafe (the device would "
@@ -113,7 +109,8 @@ class FactoryThenTransfer(Rule):
     triggers = (("torch", ".to("), ("torch", ".cuda("))
     # in a function: a call's result or a name moved, and a factory by name (``from torch
     # import zeros`` too)
-    function_triggers = ((CalledThen(("to", "cuda"), _FACTORIES | LEGACY_CONSTRUCTOR_NAMES, _HOST_VIEWS | TENSOR_CASTS,
+    function_triggers = ((CalledThen(("to", "cuda"), _FACTORIES | LEGACY_CONSTRUCTOR_NAMES,
+                                     HOST_VIEWS | TENSOR_CASTS | HOST_ATTRS | {"["},
                                      itself=True, aliased=True), _FACTORY_NAMES),)
 
     VALID = (
@@ -224,10 +221,10 @@ class FactoryThenTransfer(Rule):
         func = node.func
         if not (isinstance(func, ast.Attribute) and func.attr in ("to", "cuda")):
             return
-        inner, chain = _through_host_ops(func.value)
+        inner, chain = through_host_ops(func.value)
         through_name = inner is None and not chain and _rebinds_itself(node, ctx)
         if through_name:  # p = torch.tensor(...) / p = p.to(d): through a name, on the next line
-            inner, chain = _through_host_ops(through_name)
+            inner, chain = through_host_ops(through_name)
         if inner is None:
             return
         q = ctx.qualname(inner.func) or ""
@@ -315,8 +312,8 @@ class FactoryThenTransfer(Rule):
             safe = False  # a dtype .to() rejects on the host may be one the factory builds (torch.uint1)
         if chain:  # the device is now read before the ops' arguments, and a cast of a float
             # out of an integer's range (nan, 1e10 to int) gives what the device's hardware gives
-            safe = safe and all(_plain_arg(a) for c in chain for a in c.args) \
-                and not (any(c.func.attr in TENSOR_CASTS for c in chain)
+            safe = safe and all(plain_arg(a) for c in chain for a in op_args(c)) \
+                and not (any(isinstance(c, ast.Call) and getattr(c.func, "attr", None) in TENSOR_CASTS for c in chain)
                          and name not in _DTYPE_EXACT)
         # last: these scan the whole module the first time (2 s on 25,000 lines; a mode would see no `to`)
         safe = safe and ctx.module_caveat is None and ctx.fix_blocker is None and not ctx.may_replace_torch(name) \
@@ -329,23 +326,6 @@ class FactoryThenTransfer(Rule):
                    text_fix(ctx, node, new, safe,
                             f"Pass {kind + '=' if kind in ('device', 'dtype') else 'device= and dtype='} "
                             f"to torch.{name}"))
-
-
-def _through_host_ops(node: ast.AST) -> tuple:
-    """The factory call under ``node`` and the host ops applied to it (innermost first):
-    ``torch.tensor(m).view(-1, 1, 1).int()`` gives ``torch.tensor(m)`` and the two calls."""
-    chain: list = []
-    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.keywords \
-            and not any(isinstance(a, ast.Starred) for a in node.args):
-        attr = node.func.attr
-        if attr in _HOST_VIEWS or attr in TENSOR_CASTS and not node.args:
-            chain.append(node)
-            node = node.func.value
-            continue
-        break
-    if not isinstance(node, ast.Call):
-        return None, chain
-    return node, chain[::-1]
 
 
 def _data_arg(a: ast.AST, ctx) -> bool:
@@ -375,13 +355,6 @@ def _rebinds_itself(node: ast.Call, ctx) -> Optional[ast.AST]:
 def _assigns(stmt: ast.AST, name: str) -> bool:
     return isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
         and stmt.targets[0].id == name
-
-
-def _plain_arg(a: ast.AST) -> bool:
-    """An argument whose evaluation cannot depend on when it happens: a number, ``-1``, a name."""
-    if isinstance(a, ast.UnaryOp) and isinstance(a.op, ast.USub):
-        a = a.operand
-    return isinstance(a, ast.Constant) or isinstance(a, ast.Name)
 
 
 def _known_arg(a: ast.AST, ctx) -> bool:
