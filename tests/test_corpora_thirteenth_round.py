@@ -94,7 +94,9 @@ class YoloXDetectionLoss(_Loss):
 
 
 def test_arithmetic_of_a_tensor_on_a_path_is_not_trc112():
-    assert _found(SYNCED) == []
+    # l. 9 stays quiet; l. 8 is torch.scalar_tensor(int) built on the host, then moved (a
+    # factory since tests/test_trc112_scalar_tensor.py): reported, no fix (the device is a name's)
+    assert _found(SYNCED) == [(8, "TRC112", None)]
 
 
 @pytest.mark.parametrize("base", ["nn.Module", "_Loss", "nn.modules.loss._WeightedLoss"])

@@ -31,7 +31,7 @@ Passed = Callable[[ast.AST, str], Optional[List[ast.AST]]]
 #: torch functions that build a tensor on the host (the default device) without ``device=``
 HOST_MAKERS = frozenset("""
     zeros ones full eye tensor empty arange linspace logspace rand randn randint randperm
-    as_tensor from_numpy empty_strided normal bernoulli frombuffer asarray
+    as_tensor from_numpy empty_strided normal bernoulli frombuffer asarray scalar_tensor
     """.split()) | LEGACY_CONSTRUCTORS
 #: tensor attributes that are tensors on their receiver's device
 _SAME_PLACE = frozenset({"data", "T", "mT", "H", "mH", "real", "imag", "grad"})

@@ -14,7 +14,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 # factories whose values do not depend on the device that computes them (the same tensor
 # built on the host and moved, or built on the device)
-_DEVICE_EXACT = frozenset({"zeros", "ones", "full", "eye", "tensor"})
+# (scalar_tensor, as full, fills with the number converted on the host: at::empty().fill_(s))
+_DEVICE_EXACT = frozenset({"zeros", "ones", "full", "eye", "tensor", "scalar_tensor"})
 # ... and on the dtype they are computed in (torch.full((3,), 0.1).to(torch.float64) is not
 # torch.full((3,), 0.1, dtype=torch.float64); zeros, ones, eye are: checked with torch)
 _DTYPE_EXACT = frozenset({"zeros", "ones", "eye"})
@@ -43,7 +44,7 @@ class FactoryThenTransfer(Rule):
     )
     fix_safety = (
         "Safe for factories whose values do not depend on where they are computed "
-        "(`zeros`, `ones`, `full`, `eye`, `tensor`; `arange` of int literals), of arguments "
+        "(`zeros`, `ones`, `full`, `eye`, `tensor`, `scalar_tensor`; `arange` of int literals), of arguments "
         "that are literals or proven not tensors (an unknown size may be a "
         "`__torch_function__` object, which would see the `device=`), moved "
         "by `.cuda()`, `.cuda(i)`, `.cuda(device=i)`, `.to(device=d)` (any `d`: the keyword says it is a device) "
