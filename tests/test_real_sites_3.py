@@ -51,8 +51,9 @@ SITES = [
     Site("SquareResearchCenter-AI/BEExAI src/beexai/evaluate/metrics/sensitivity.py:51",
          "beexai/sensitivity.py", 0, "TRC101",
          "a constructor parameter (radius=0.5) that the benchmark passes as a tensor"),
-    Site("aradha/recursive_feature_machines rfm/eigenpro.py:61", "rfm/eigenpro.py", 0, "TRC101",
-         "an item of another module's return (eigvals of nystrom_kernel_svd, rfm/svd.py)"),
+    # an item of another module's return: eigvals of nystrom_kernel_svd (rfm/svd.py), every
+    # return of which is a pair of tensors (tests/test_tuple_returns.py)
+    Site("aradha/recursive_feature_machines rfm/eigenpro.py:61", "rfm/eigenpro.py", 0, "TRC101"),
     Site("aradha/recursive_feature_machines rfm/eigenpro.py:101", "rfm/eigenpro.py", 1, "TRC101",
          "a method parameter whose callers in the module disagree (self.tensor(torch.zeros(...)) "
          "in __init__, numpy arrays in fit/evaluate): true on one path only, so no report"),
@@ -186,10 +187,13 @@ def _beexai():  # CustomMetric keeps the device; the benchmark's std and radius 
     assert warns_copy(lambda: sens.__get_noises__(x))
 
 
-def _rfm():  # nystrom_kernel_svd returns tensors; the model is built on the CPU
-    svd = types.SimpleNamespace(nystrom_kernel_svd=lambda s, f, q: (torch.rand(q) + 1, torch.rand(len(s), q)))
+def _rfm():  # nystrom_kernel_svd (the fixture's rfm/svd.py) returns tensors; the model is built on the CPU
+    svd = types.SimpleNamespace(**_load("rfm/svd.py"))
+    for method in ("eigh", "lobpcg"):
+        vals, vecs = svd.nystrom_kernel_svd(torch.rand(20, 3), lambda a, b: a @ b.T + torch.eye(20), 2, method)
+        assert type(vals) is torch.Tensor and type(vecs) is torch.Tensor
     ns = _load("rfm/eigenpro.py", {"rfm": types.SimpleNamespace(__path__=[]), "rfm.svd": svd}, package="rfm")
-    assert warns_copy(lambda: ns["asm_eigenpro_fn"](torch.rand(20, 3), None, 6, 10, 0.95))
+    assert warns_copy(lambda: ns["asm_eigenpro_fn"](torch.rand(20, 3), lambda a, b: a @ b.T, 6, 10, 0.95))
     assert warns_copy(lambda: ns["KernelModel"](None, torch.rand(5, 3), 2, device="cpu"))
 
 
