@@ -108,6 +108,14 @@ def test_reported_without_fix(body):
     assert "builds the tensor on the host" in finding.message
 
 
+def test_to_a_tensor_after_a_view_advises_device_only():
+    # speechbrain lobes/models/g2p/model.py:468: the conversion to abs_len's dtype stays
+    (finding,) = trc112_findings("def f(src, src_len):\n    abs_len = torch.round(src_len * src.shape[1])\n"
+                                 "    return torch.arange(src.shape[1])[None, :].to(abs_len)\n")
+    assert finding.fix is None
+    assert finding.message.endswith("pass device= to torch.arange (the conversion stays)")
+
+
 @pytest.mark.parametrize("body", QUIET)
 def test_quiet(body):
     assert trc112_findings(body) == []

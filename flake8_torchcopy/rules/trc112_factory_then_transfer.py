@@ -283,7 +283,8 @@ class FactoryThenTransfer(Rule):
         if kind == "unknown" or value is None or not fixable or legacy or through_name:
             caveat = " (a random factory then draws other numbers)" if name in _RANDOM and kind != "dtype" else ""
             advice = f"pass {kind + '=' if kind in ('device', 'dtype') else 'device=/dtype='} to torch.{name}"
-            if kind == "both" and not fixable:  # dtype= on the factory is another computation
+            if kind == "both" and not fixable or kind == "tensor" and chain:  # dtype= on the factory is
+                # another computation (and, before a view, no cast after it)
                 advice = f"pass device= to torch.{name} (the conversion stays)"
             if legacy:  # torch.Tensor takes no dtype=, and device= only of the host (checked with torch)
                 advice = ("build it there: torch.tensor(data, dtype=..., device=...) or torch.empty(sizes, "
