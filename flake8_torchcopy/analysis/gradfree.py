@@ -15,7 +15,9 @@ unpacking, ``for``, augmented assignment, ``global``), and no read of the name m
 it in place: a method or function ending in ``_`` (``p.requires_grad_()``,
 ``p.view(-1).add_(w)``, ``torch.Tensor.add_(p, w)``) or a store or delete through it
 (``p[0] = w``, ``p.requires_grad = True``).  (``op(..., out=p)`` cannot: torch raises
-where an operand requires grad.)
+where an operand requires grad.)  Where that fails, the binding every path to the read runs
+last is followed instead (:mod:`.gradreach`: ``d_p = p.grad.data`` at the top of an
+optimizer's loop, rebound later in it).
 
 Factories (``torch.zeros(3)``, ``torch.randn(3)``) do not require grad either, but are not
 followed: ``x = torch.randn(3); x.clone().detach()`` stays reported (a choice left open:
@@ -31,6 +33,7 @@ from __future__ import annotations
 import ast
 from typing import Callable, Dict, Optional
 
+from .gradreach import dominating_value
 from .hostmade import _bindings_in
 from .intbuffers import int_literal, integral_buffer
 from .scopes import enclosing_scope
@@ -106,13 +109,23 @@ def _name_no_grad(tree: ast.AST, name: ast.Name, further: Callable[[ast.AST], bo
             break
         scope = enclosing_scope(tree, scope)
     key = f"{name.id}@{id(scope)}"
-    if key in seen:
-        return seen[key]
-    seen[key] = False
-    if not values or any(v is None for v in values) or _changed_in_place(scope, name.id):
-        return False
-    seen[key] = all(v is not None and (_indices(v, name.id) if isinstance(v, ast.Assign) else further(v))
+    if key not in seen:
+        seen[key] = False
+        seen[key] = bool(values) and not any(v is None for v in values) \
+            and not _changed_in_place(scope, name.id) \
+            and all(v is not None and (_indices(v, name.id) if isinstance(v, ast.Assign) else further(v))
                     for v in values)
+    return seen[key] or _dominated(scope, name, further, seen)
+
+
+def _dominated(scope: ast.AST, name: ast.Name, further: Callable[[ast.AST], bool],
+               seen: Dict[str, bool]) -> bool:
+    """Is the binding every path to this read runs last (:mod:`.gradreach`) free of grad?"""
+    key = f"@{id(name)}"
+    if key not in seen:
+        seen[key] = False
+        value = dominating_value(scope, name, _mutating_chain, further)
+        seen[key] = value is not None and further(value)
     return seen[key]
 
 
