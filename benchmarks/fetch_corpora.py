@@ -26,7 +26,9 @@ Two groups, both fetched by default:
   yolov5, effdet, alphafold3-pytorch, deepxde, super-gradients, anomalib,
   mmsegmentation, mmaction2, mmocr, rfdetr, segment-anything, torchsde, funasr,
   spikingjelly, snntorch, schnetpack, mmdet3d, openunmix, e2cnn, torchdiffeq, dgllife, mmflow,
-  mmrotate, mmyolo, open-flamingo, pytorch-nlp, salesforce-lavis, torchkbnufft),
+  mmrotate, mmyolo, open-flamingo, pytorch-nlp, salesforce-lavis, torchkbnufft,
+  deepchem, darts, catalyst, torch-optimizer, torchkge, pytorch-pfn-extras,
+  naturalspeech2-pytorch, pytorch-toolbelt),
   labelled in ``benchmarks/labels.csv`` like the first group
   (docs/evaluation.md, "Research-style code").
 
@@ -161,6 +163,14 @@ RESEARCH_PACKAGES: Dict[str, str] = {
     "pytorch_nlp": "pytorch-nlp==0.5.0",
     "salesforce_lavis": "salesforce-lavis==1.0.2",
     "torchkbnufft": "torchkbnufft==1.5.2",
+    "deepchem": "deepchem==2.8.0",
+    "darts": "darts==0.48.1",
+    "catalyst": "catalyst==22.4",
+    "torch_optimizer": "torch-optimizer==0.3.0",
+    "torchkge": "torchkge==0.17.7",
+    "pytorch_pfn_extras": "pytorch-pfn-extras==0.9.0",
+    "naturalspeech2_pytorch": "naturalspeech2-pytorch==0.1.8",
+    "pytorch_toolbelt": "pytorch-toolbelt==0.8.0",
 }
 TORCH_VERSION = "2.13.0"
 ALL_CORPORA = ["torch"] + list(PACKAGES)
