@@ -153,11 +153,10 @@ REPORTED = {
             q = p.clone().detach()
             return q
         """,
-    "a parameter rebound": """
+    "a parameter not rebound before": """
         def f(p, v):
-            p = p.data
             q = p.clone().detach()
-            p = v
+            p = p.data
             return q
         """,
 }
@@ -171,3 +170,28 @@ def test_quiet_where_the_reaching_binding_is_grad_free(case):
 @pytest.mark.parametrize("case", sorted(REPORTED))
 def test_reported_where_another_binding_or_change_may_reach(case):
     assert codes(REPORTED[case]).count("TRC103") == 1, REPORTED[case]
+
+
+# torchattacks 3.5.1 attacks/pgd.py:45-52 (and 17 more attacks): the parameter rebound detached
+ATTACK = """
+import torch
+
+def forward(self, images, labels):
+    images = images.clone().detach().to(self.device)
+    labels = labels.clone().detach().to(self.device)
+    if self.targeted:
+        target_labels = self.get_target_label(images, labels)
+    adv_images = images.clone().detach()
+    return adv_images
+"""
+
+
+def test_a_parameter_rebound_detached_is_followed():
+    found = [(f.line, f.code) for f in lint_source(ATTACK)]
+    assert found == [(5, "TRC103"), (6, "TRC103")]  # the parameters' own clones stay reported
+
+
+def test_attack_with_torch():
+    images = torch.randn(2, 3, requires_grad=True)
+    images = images.clone().detach().to("cpu")
+    assert images.clone().grad_fn is None

@@ -103,7 +103,7 @@ def _name_no_grad(tree: ast.AST, name: ast.Name, further: Callable[[ast.AST], bo
             a = scope.args
             if any(p.arg == name.id for p in a.posonlyargs + a.args + a.kwonlyargs) \
                     or name.id in (getattr(a.vararg, "arg", None), getattr(a.kwarg, "arg", None)):
-                return False  # a parameter: whatever the caller passes
+                return _dominated(scope, name, further, seen)  # a parameter, unless rebound before
         values = list(_bindings_in(scope, name.id, unpacked=True))
         if values or isinstance(scope, ast.Module):
             break
