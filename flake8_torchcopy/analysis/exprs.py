@@ -19,7 +19,7 @@ from . import attributes, datasets, literalrows, localdicts, locallists, numpyis
 from . import instancemethods, nnclasses, nnmodules, nodeindex, pipelines
 from . import torchapi as api
 from . import torchsem as sem
-from . import funclayouts, namespaces, tuples, yields
+from . import funclayouts, listfill, namespaces, tuples, yields
 from .binding import Binding
 from .narrowing import narrow
 from .project import imported_call
@@ -307,7 +307,7 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
             return got
         if base.item is not None and (type(node.slice) is ast.Constant or base.mutable and type(node.slice)
                                       is not ast.Slice):
-            return base.item  # xs[j]: an item of a list by any index
+            return listfill.slot(self, node, base) or base.item  # xs[j]: an item by any index
         if isinstance(node.value, ast.Attribute) and node.value.attr == "shape":
             i = const_int(node.slice)
             owner = self.cache.get(id(node.value.value))

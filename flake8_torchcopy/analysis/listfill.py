@@ -14,6 +14,11 @@ block, nothing between them storing ``n``, ``xs`` unchanged since) whose body st
 ``xs[i] = v`` as a statement of its own, with no ``continue`` before it, no ``break``, no
 other store, append or rebinding of ``xs`` and no store of ``i`` before it.  After such a
 loop completes the items are only what the loop stored (walked to the loop's fixpoint).
+
+:func:`slot` reads back what ``xs[k] = v`` stored (``v`` not proven a tensor; ``k`` an int
+literal or a local name bound nowhere after) while the list is the very value that store made:
+no other store, append or join happened between, so ``xs[k]`` is ``v`` however the other
+items were filled (``xs[i] = [..]; xs[i] = torch.tensor(xs[i])`` in a loop).
 """
 from __future__ import annotations
 
@@ -25,10 +30,11 @@ from .locallists import uses_in_scope
 from .methodlayouts import const_int
 from .modulescan import builtin
 from .nodeindex import walk
-from .values import NOT, Value, join
+from .values import NOT, UNKNOWN, Value, join
 
 _UNFILLED = "_unfilled_lists"  # ev.__dict__: serial of a repeated list -> (its statement, n's name)
 _ACC = "_fill_stores"  # ev.__dict__: id(store target) -> what the loop being walked stored there
+_SLOTS = "_slot_stores"  # ev.__dict__: serial of a list a store made -> (the key, what it stored)
 
 
 def _an_int(ev, node: ast.AST, names: bool = True) -> bool:
@@ -112,7 +118,43 @@ def stored(ev, target: ast.Subscript, held: Value) -> Optional[Value]:
         elems[k] = held
         return Value(NOT, elems=tuple(elems), mutable=True)
     before = ev.element_of(cur)
-    return Value(NOT, item=join(before, held), mutable=True)
+    out = Value(NOT, item=join(before, held), mutable=True)
+    key = _slot_key(target.slice)
+    if key is not None and held.kind in (NOT, UNKNOWN):  # a read is then never more a tensor
+        ev.__dict__.setdefault(_SLOTS, {})[out.serial] = (key, held)
+    return out
+
+
+def _slot_key(sl: ast.AST) -> Optional[tuple]:
+    k = const_int(sl)
+    if k is not None:
+        return ("int", k)
+    return ("name", sl.id, (sl.lineno, sl.col_offset)) if isinstance(sl, ast.Name) else None
+
+
+def slot(ev, node: ast.Subscript, base: Value) -> Optional[Value]:
+    """``xs[k]`` read while ``base`` is the list ``xs[k] = v`` made, ``k`` the same literal or
+    a local name bound nowhere in its scope after that store (nor a parameter, nor used in a
+    nested scope: a loop may rebind it before it comes back to the read): ``v`` (lists
+    inside it forgotten); else None."""
+    got = (ev.__dict__.get(_SLOTS) or {}).get(base.serial)
+    key = _slot_key(node.slice) if got is not None else None
+    if got is None or key is None or key[:2] != got[0][:2]:
+        return None
+    if key[0] == "name" and not _unbound_after(ev, key[1], got[0][2]):
+        return None
+    held = got[1]
+    return held.with_(elems=None, item=None) if held.mutable else held
+
+
+def _unbound_after(ev, name: str, since: Tuple[int, int]) -> bool:
+    """Is the local ``name`` bound nowhere in the scope walked after the place ``since``?"""
+    scope = ev.tree if ev.in_module_body else ev.closure_func
+    if scope is None or name in ev.volatile:
+        return False
+    found = uses_in_scope(scope, name, ev.source if ev.in_module_body else ev.idx.text(scope))
+    return found is not None and not any(
+        not isinstance(n.ctx, ast.Load) and (n.lineno, n.col_offset) > since for n, _p in found[0])
 
 
 def _own_jumps(stmts: List[ast.stmt], kinds: tuple) -> bool:
