@@ -28,7 +28,8 @@ Two groups, both fetched by default:
   spikingjelly, snntorch, schnetpack, mmdet3d, openunmix, e2cnn, torchdiffeq, dgllife, mmflow,
   mmrotate, mmyolo, open-flamingo, pytorch-nlp, salesforce-lavis, torchkbnufft,
   deepchem, darts, catalyst, torch-optimizer, torchkge, pytorch-pfn-extras,
-  naturalspeech2-pytorch, pytorch-toolbelt),
+  naturalspeech2-pytorch, pytorch-toolbelt, espnet, mmtrack, torch-geometric-signed-directed, opennmt-py,
+  pytorch-transformers, sample-factory, simpletransformers, texar-pytorch),
   labelled in ``benchmarks/labels.csv`` like the first group
   (docs/evaluation.md, "Research-style code").
 
@@ -171,6 +172,14 @@ RESEARCH_PACKAGES: Dict[str, str] = {
     "pytorch_pfn_extras": "pytorch-pfn-extras==0.9.0",
     "naturalspeech2_pytorch": "naturalspeech2-pytorch==0.1.8",
     "pytorch_toolbelt": "pytorch-toolbelt==0.8.0",
+    "espnet": "espnet==202511",
+    "mmtrack": "mmtrack==0.14.0",
+    "torch_geometric_signed_directed": "torch-geometric-signed-directed==1.2.0",
+    "opennmt_py": "opennmt-py==3.5.1",
+    "pytorch_transformers": "pytorch-transformers==1.2.0",
+    "sample_factory": "sample-factory==2.1.1",
+    "simpletransformers": "simpletransformers==0.70.8",
+    "texar_pytorch": "texar-pytorch==0.1.4",
 }
 TORCH_VERSION = "2.13.0"
 ALL_CORPORA = ["torch"] + list(PACKAGES)
