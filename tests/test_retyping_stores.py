@@ -64,3 +64,14 @@ def test_a_method_replaced_through_an_alias_of_tensor_makes_the_fix_unsafe(newli
     src = _source("pass").replace("def f(", "T = torch.Tensor\nT.detach = lambda s: MyT()\ndef f(")
     found = [f for f in lint_source(src.replace("\n", newline)) if f.code == "TRC101"]
     assert len(found) == 1 and found[0].fix is not None and not found[0].fix.safe
+
+
+def test_a_method_replaced_through_a_parenthesized_import_alias_makes_the_fix_unsafe():
+    """``from torch import (Tensor as T)``: the alias was read only after ``import ``."""
+    alias = "from torch import (\n    Tensor as T,\n)\nT.detach = lambda s: MyT()\n"
+    src = _source("pass").replace("def f(", alias + "def f(")
+    found = [f for f in lint_source(src) if f.code == "TRC101"]
+    assert len(found) == 1 and found[0].fix is not None and not found[0].fix.safe
+    ns: dict = {}
+    exec(compile(src.replace("torch.tensor(t)", "torch.tensor(t.clone())"), "case", "exec"), ns)
+    assert type(ns["f"](True)).__name__ == "MyT"  # the fix's t.detach() is the replaced one

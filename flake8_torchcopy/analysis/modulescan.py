@@ -368,6 +368,7 @@ def may_retype(source: str) -> bool:
 #: then what stands before it on the line
 _TENSOR_AT_END = re.compile(r"Tensor[ \t\r]*$", re.M)  # a CRLF line too
 _ASSIGNED_AT_END = re.compile(r"=[ \t]*(?:[\w.]+\.)?\Z")
+_TENSOR_AS = re.compile(r"Tensor\s+as\s+(\w+)")
 _BOUND_NAME = re.compile(r"[ \t]*(\w+)[ \t]*(?::[^=\n]*)?\Z")
 
 
@@ -378,7 +379,8 @@ def _may_retype(source: str) -> bool:
         return False
     if any(word in source and pattern.search(source) for word, pattern in _TENSOR_RETYPES):
         return True
-    aliases = set(re.findall(r"import\s+Tensor\s+as\s+(\w+)", source)) if "import" in source else set()
+    # ``import Tensor as T``, ``import (Tensor as T, ...)`` too: any ``Tensor as T`` (led by the literal)
+    aliases = set(_TENSOR_AS.findall(source))
     for m in _TENSOR_AT_END.finditer(source):
         line = source.rfind("\n", 0, m.start()) + 1
         assigned = _ASSIGNED_AT_END.search(source, line, m.start())
