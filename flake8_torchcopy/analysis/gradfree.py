@@ -58,20 +58,22 @@ _INDEXED_WITH_DIM = frozenset("max min mode median nanmedian".split())
 
 
 def certainly_no_grad(tree: ast.AST, node: ast.AST, qualname: Qualname, depth: int = 0,
-                      seen: Optional[Dict[str, bool]] = None) -> bool:
+                      seen: Optional[Dict[str, bool]] = None, alias: bool = False) -> bool:
     """Does ``node`` certainly not require grad (see the module's docstring)?  ``seen``: the
-    answer for each name followed already (False while it is being followed: a cycle)."""
+    answer for each name followed already (False while it is being followed: a cycle);
+    ``alias``: ``node`` is (a view of) what a followed binding stored, so a name in it must
+    stay unchanged in place after that binding too (``x = y; y.requires_grad_()``)."""
     seen = {} if seen is None else seen
     if depth > _DEPTH:
         return False
 
-    def further(n: ast.AST) -> bool:
-        return certainly_no_grad(tree, n, qualname, depth + 1, seen)
+    def further(n: ast.AST, aliased: bool = alias) -> bool:
+        return certainly_no_grad(tree, n, qualname, depth + 1, seen, aliased)
 
     if isinstance(node, ast.Subscript):
         return further(node.value)
     if isinstance(node, ast.Name):
-        return _name_no_grad(tree, node, further, seen)
+        return _name_no_grad(tree, node, further, seen, alias)
     if isinstance(node, ast.Compare):
         return all(isinstance(op, _COMPARISONS) for op in node.ops)
     if isinstance(node, ast.Attribute):
@@ -87,7 +89,7 @@ def certainly_no_grad(tree: ast.AST, node: ast.AST, qualname: Qualname, depth: i
     if q.startswith("torch.") and q[6:] in JOINS:
         items = node.args[0] if node.args else None
         return ("out" not in kws and None not in kws and isinstance(items, (ast.List, ast.Tuple))
-                and bool(items.elts) and all(further(e) for e in items.elts))
+                and bool(items.elts) and all(further(e, False) for e in items.elts))
     if q or not isinstance(func, ast.Attribute):
         return False
     if func.attr == "detach" or func.attr in INTEGRAL_CASTS:
@@ -95,15 +97,15 @@ def certainly_no_grad(tree: ast.AST, node: ast.AST, qualname: Qualname, depth: i
     return func.attr in SAME_GRAD and further(func.value)
 
 
-def _name_no_grad(tree: ast.AST, name: ast.Name, further: Callable[[ast.AST], bool],
-                  seen: Dict[str, bool]) -> bool:
+def _name_no_grad(tree: ast.AST, name: ast.Name, further: Callable[..., bool],
+                  seen: Dict[str, bool], alias: bool) -> bool:
     scope = enclosing_scope(tree, name)
     while True:
         if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             a = scope.args
             if any(p.arg == name.id for p in a.posonlyargs + a.args + a.kwonlyargs) \
                     or name.id in (getattr(a.vararg, "arg", None), getattr(a.kwarg, "arg", None)):
-                return _dominated(scope, name, further, seen)  # a parameter, unless rebound before
+                return _dominated(scope, name, further, seen, alias)  # a parameter, unless rebound before
         values = list(_bindings_in(scope, name.id, unpacked=True))
         if values or isinstance(scope, ast.Module):
             break
@@ -113,19 +115,24 @@ def _name_no_grad(tree: ast.AST, name: ast.Name, further: Callable[[ast.AST], bo
         seen[key] = False
         seen[key] = bool(values) and not any(v is None for v in values) \
             and not _changed_in_place(scope, name.id) \
-            and all(v is not None and (_indices(v, name.id) if isinstance(v, ast.Assign) else further(v))
+            and all(v is not None and (_indices(v, name.id) if isinstance(v, ast.Assign) else further(v, True))
                     for v in values)
-    return seen[key] or _dominated(scope, name, further, seen)
+    return seen[key] or _dominated(scope, name, further, seen, alias)
 
 
-def _dominated(scope: ast.AST, name: ast.Name, further: Callable[[ast.AST], bool],
-               seen: Dict[str, bool]) -> bool:
-    """Is the binding every path to this read runs last (:mod:`.gradreach`) free of grad?"""
+def _dominated(scope: ast.AST, name: ast.Name, further: Callable[..., bool],
+               seen: Dict[str, bool], alias: bool) -> bool:
+    """Is the binding every path to this read runs last (:mod:`.gradreach`) free of grad?
+    Where the read is (a view of) a value another binding stores (``alias``), that binding
+    may outlive the read: the name must change in place nowhere in its scope
+    (``x = y.view(-1); y.mul_(w); x.clone().detach()``: ``x`` requires grad, checked with torch)."""
+    if alias and _changed_in_place(scope, name.id):
+        return False
     key = f"@{id(name)}"
     if key not in seen:
         seen[key] = False
-        value = dominating_value(scope, name, _mutating_chain, further)
-        seen[key] = value is not None and further(value)
+        value = dominating_value(scope, name, _mutating_chain, lambda n: further(n, False))
+        seen[key] = value is not None and further(value, True)
     return seen[key]
 
 

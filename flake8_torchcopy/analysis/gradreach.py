@@ -6,7 +6,8 @@ that fails (another binding elsewhere: ``d_p = buf`` later in the loop of an opt
 last: walking back from the read's statement through the statements before it in its
 block, then up through the blocks that hold it, it takes the first statement that binds
 the name, if that is a plain ``name = value``.  It gives up (None) where that is not
-certain: a ``global``/``nonlocal`` of the name anywhere in the scope, a nested def or lambda
+certain: a read in a lambda or a generator expression (it runs later), a
+``global``/``nonlocal`` of the name anywhere in the scope, a nested def or lambda
 that may change it in place (it may run anywhere), a walked-over statement
 that binds the name some other way or may change it in place, a loop on the way up that binds
 or changes the name anywhere (a later iteration reads what the previous one left), a header
@@ -30,6 +31,8 @@ Mutating = Callable[[ast.AST, Dict[int, ast.AST]], bool]
 _KEEPING = frozenset("add_ sub_ mul_ div_".split())
 _STMT_FIELDS = ("body", "orelse", "finalbody")
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+#: expressions whose body runs when called or iterated, not where they stand
+_LAZY = (ast.Lambda, ast.GeneratorExp)
 
 
 def dominating_value(scope: ast.AST, use: ast.Name, mutating: Mutating,
@@ -44,8 +47,9 @@ def dominating_value(scope: ast.AST, use: ast.Name, mutating: Mutating,
     owner, block, i = path[-1]
     stmt = block[i]
     head = stmt.value if isinstance(stmt, (ast.Assign, ast.Expr, ast.Return)) else None
-    if head is None or _named(head, name) or _touches(head, name, mutating, no_grad):
-        return None
+    if head is None or _named(head, name) or _touches(head, name, mutating, no_grad) \
+            or any(isinstance(n, _LAZY) and any(m is use for m in ast.walk(n)) for n in ast.walk(head)):
+        return None  # a lambda's or a generator's read runs later: the name may be rebound by then
     for owner, block, i in reversed(path):
         for prev in reversed(block[:i]):
             bound = list(_bindings_in(ast.Module(body=[prev], type_ignores=[]), name))
