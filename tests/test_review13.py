@@ -100,3 +100,51 @@ def test_detach_and_data_break_the_alias_with_torch():
         x = make(y)
         y.mul_(w)
         assert y.requires_grad and not x.requires_grad
+
+
+IN_PLACE_OTHERWISE = """
+import operator
+
+import torch
+
+
+def iadd(w):
+    x = w.detach()
+    x.__iadd__(w)
+    return x.clone().detach(), x
+
+
+def sattr(w):
+    x = w.detach()
+    setattr(x, "requires_grad", True)
+    return x.clone().detach(), x
+
+
+def sitem(w):
+    x = w.detach()
+    x.__setitem__(0, w[0])
+    return x.clone().detach(), x
+
+
+def opiadd(w):
+    x = w.detach()
+    operator.iadd(x, w)
+    return x.clone().detach(), x
+
+
+def opset(w):
+    x = w.detach()
+    operator.setitem(x, 0, w[0])
+    return x.clone().detach(), x
+"""
+
+
+def test_in_place_changes_not_named_with_an_underscore_stay_reported():
+    assert _lines(IN_PLACE_OTHERWISE) == [10, 16, 22, 28, 34]
+
+
+@pytest.mark.parametrize("name", ["iadd", "sattr", "sitem", "opiadd", "opset"])
+def test_in_place_changes_not_named_with_an_underscore_with_torch(name):
+    w = torch.randn(3, requires_grad=True)
+    _out, x = _namespace(IN_PLACE_OTHERWISE)[name](w)
+    assert x.requires_grad and x.clone().grad_fn is not None

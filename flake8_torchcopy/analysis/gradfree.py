@@ -13,7 +13,8 @@ and ``self.X`` of an integer or bool buffer its class registers
 is followed to every binding in the scope that binds it: each must be a plain assignment of such a value (no parameter,
 unpacking, ``for``, augmented assignment, ``global``), and no read of the name may change
 it in place: a method or function ending in ``_`` (``p.requires_grad_()``,
-``p.view(-1).add_(w)``, ``torch.Tensor.add_(p, w)``) or a store or delete through it
+``p.view(-1).add_(w)``, ``torch.Tensor.add_(p, w)``; ``p.__iadd__(w)``, ``setattr(p, ...)``,
+``operator.iadd(p, w)`` too) or a store or delete through it
 (``p[0] = w``, ``p.requires_grad = True``).  (``op(..., out=p)`` cannot: torch raises
 where an operand requires grad.)  Where that fails, the binding every path to the read runs
 last is followed instead (:mod:`.gradreach`: ``d_p = p.grad.data`` at the top of an
@@ -52,6 +53,12 @@ INTEGRAL_CASTS = frozenset("bool long int short byte char".split())
 #: comparisons that give a bool tensor (``is``/``in`` give a Python bool)
 _COMPARISONS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
 _DEPTH = 12
+#: in-place changes not named with a closing ``_``: ``setattr``, ``operator``'s, their dunders
+_INPLACE_OTHERS = frozenset("""
+    iadd isub imul itruediv ifloordiv imod ipow imatmul iand ior ixor ilshift irshift idiv iconcat
+    setitem delitem setattr delattr
+    """.split())
+_INPLACE_OTHERS |= frozenset(f"__{n}__" for n in _INPLACE_OTHERS)
 #: (values, indices) pairs: always, and only with a dim (``torch.max(x)`` is one tensor)
 _ALWAYS_INDEXED = frozenset("sort topk kthvalue cummax cummin".split())
 _INDEXED_WITH_DIM = frozenset("max min mode median nanmedian".split())
@@ -194,6 +201,8 @@ def _mutating_chain(node: ast.AST, parents: Dict[int, ast.AST]) -> bool:
 
 
 def _inplace_name(func: ast.AST) -> bool:
-    """``add_``, ``requires_grad_``, ``zeros_``: an in-place method or function (not a dunder)."""
+    """``add_``, ``requires_grad_``, ``zeros_``: an in-place method or function (not a dunder
+    but the in-place ones, ``__iadd__``, ``__setitem__``); ``setattr(p, "requires_grad", True)``,
+    ``operator.iadd(p, w)``, ``operator.setitem(p, 0, w)`` (each makes ``p`` require grad)."""
     n = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
-    return n.endswith("_") and not n.endswith("__")
+    return n.endswith("_") and not n.endswith("__") or n in _INPLACE_OTHERS
