@@ -148,3 +148,52 @@ def test_in_place_changes_not_named_with_an_underscore_with_torch(name):
     w = torch.randn(3, requires_grad=True)
     _out, x = _namespace(IN_PLACE_OTHERWISE)[name](w)
     assert x.requires_grad and x.clone().grad_fn is not None
+
+
+REBOUND_BY_NESTED = """
+import torch
+
+
+def nested_def(w):
+    x = w.detach()
+
+    def g():
+        nonlocal x
+        x = w
+    g()
+    return x.clone().detach(), x
+
+
+def nested_class(w):
+    x = w.detach()
+
+    class C:
+        nonlocal x
+        x = w
+    return x.clone().detach(), x
+
+
+W = torch.randn(3, requires_grad=True)
+y = W.detach()
+
+
+def rebind():
+    global y
+    y = W
+
+
+rebind()
+Y = y.clone().detach()
+"""
+
+
+def test_rebound_by_a_nested_scope_stays_reported():
+    assert _lines(REBOUND_BY_NESTED) == [12, 21, 34]
+
+
+def test_rebound_by_a_nested_scope_with_torch():
+    ns = _namespace(REBOUND_BY_NESTED)
+    assert ns["y"].requires_grad and ns["y"].clone().grad_fn is not None
+    for name in ("nested_def", "nested_class"):
+        _out, x = ns[name](torch.randn(3, requires_grad=True))
+        assert x.requires_grad and x.clone().grad_fn is not None

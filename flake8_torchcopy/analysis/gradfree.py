@@ -169,7 +169,8 @@ def _indices(assign: ast.Assign, name: str) -> bool:
 
 
 def _changed_in_place(scope: ast.AST, name: str) -> bool:
-    """May a read of ``name`` anywhere in ``scope`` (nested scopes too) change it in place?"""
+    """May a read of ``name`` anywhere in ``scope`` (nested scopes too) change it in place, or a
+    nested scope rebind it (``global``/``nonlocal``)?"""
     parents: Dict[int, ast.AST] = {}
     for n in ast.walk(scope):
         for c in ast.iter_child_nodes(n):
@@ -177,6 +178,8 @@ def _changed_in_place(scope: ast.AST, name: str) -> bool:
     for n in ast.walk(scope):
         if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and n.target.id == name:
             return True  # p += w: in place for a tensor
+        if isinstance(n, (ast.Global, ast.Nonlocal)) and name in n.names:
+            return True  # a nested def or class rebinding it (nonlocal p; p = w): not seen as a binding here
         if isinstance(n, ast.Name) and n.id == name and _mutating_chain(n, parents):
             return True
     return False
