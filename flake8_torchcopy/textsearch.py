@@ -21,16 +21,21 @@ def whole_word(name: str, after: str = "") -> str:
 
 class AnyOf:
     """Is any of ``patterns`` (each led by a literal) in a text?  ``search`` returns the
-    first match found, trying the patterns in their order."""
+    first match found, trying the patterns in their order.  Compiled at the first search:
+    many are built at import and some never asked in a run."""
 
-    __slots__ = ("_patterns",)
+    __slots__ = ("_sources", "_patterns")
 
     def __init__(self, patterns: Iterable[str]) -> None:
-        self._patterns: Tuple["re.Pattern[str]", ...] = tuple(re.compile(p) for p in patterns)
+        self._sources = tuple(patterns)
+        self._patterns: Tuple["re.Pattern[str]", ...] = ()
 
     def search(self, text: str, pos: int = 0, endpos: int = -1) -> "re.Match[str] | None":
+        patterns = self._patterns
+        if not patterns:
+            patterns = self._patterns = tuple(re.compile(p) for p in self._sources)
         end = len(text) if endpos < 0 else endpos
-        for p in self._patterns:
+        for p in patterns:
             m = p.search(text, pos, end)
             if m is not None:
                 return m
