@@ -37,6 +37,7 @@ from typing import Callable, Dict, Optional
 from .gradreach import dominating_value
 from .hostmade import _bindings_in
 from .intbuffers import int_literal, integral_buffer
+from .nodeindex import parents as parents_of
 from .scopes import enclosing_scope
 
 Qualname = Callable[[ast.AST], Optional[str]]
@@ -171,10 +172,7 @@ def _indices(assign: ast.Assign, name: str) -> bool:
 def _changed_in_place(scope: ast.AST, name: str) -> bool:
     """May a read of ``name`` anywhere in ``scope`` (nested scopes too) change it in place, or a
     nested scope rebind it (``global``/``nonlocal``)?"""
-    parents: Dict[int, ast.AST] = {}
-    for n in ast.walk(scope):
-        for c in ast.iter_child_nodes(n):
-            parents[id(c)] = n
+    parents = parents_of(scope)
     for n in ast.walk(scope):
         if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and n.target.id == name:
             return True  # p += w: in place for a tensor

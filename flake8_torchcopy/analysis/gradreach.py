@@ -25,6 +25,7 @@ import ast
 from typing import Callable, Dict, List, Optional, Tuple
 
 from .hostmade import _bindings_in
+from .nodeindex import parents as parents_of
 
 Mutating = Callable[[ast.AST, Dict[int, ast.AST]], bool]
 #: in-place arithmetic that keeps a tensor free of grad where its operands are
@@ -103,10 +104,7 @@ def _named(node: ast.AST, name: str) -> bool:
 
 def _touches(node: ast.AST, name: str, mutating: Mutating, no_grad: Callable[[ast.AST], bool]) -> bool:
     """May ``node`` change ``name`` in place (other than arithmetic that keeps it grad-free)?"""
-    parents: Dict[int, ast.AST] = {}
-    for n in ast.walk(node):
-        for c in ast.iter_child_nodes(n):
-            parents[id(c)] = n
+    parents = parents_of(node)
     for n in ast.walk(node):
         if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and n.target.id == name:
             return True

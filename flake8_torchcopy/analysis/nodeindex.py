@@ -80,6 +80,15 @@ def select(tree: ast.AST, classes: Tuple[type, ...]) -> List[ast.AST]:
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
 
+def parents(node: ast.AST) -> Dict[int, ast.AST]:
+    """``id(child) -> parent`` for every node under ``node``."""
+    out: Dict[int, ast.AST] = {}
+    for n in ast.walk(node):
+        for c in ast.iter_child_nodes(n):
+            out[id(c)] = n
+    return out
+
+
 def is_generator(func: ast.AST) -> bool:
     """Does ``func``'s own body (not a scope nested in it) hold a ``yield``/``yield from``?"""
     todo = list(func.body)  # type: ignore[attr-defined]
