@@ -29,7 +29,9 @@ Two groups, both fetched by default:
   mmrotate, mmyolo, open-flamingo, pytorch-nlp, salesforce-lavis, torchkbnufft,
   deepchem, darts, catalyst, torch-optimizer, torchkge, pytorch-pfn-extras,
   naturalspeech2-pytorch, pytorch-toolbelt, espnet, mmtrack, torch-geometric-signed-directed, opennmt-py,
-  pytorch-transformers, sample-factory, simpletransformers, texar-pytorch),
+  pytorch-transformers, sample-factory, simpletransformers, texar-pytorch,
+  recbole, mmhuman3d, bayesian-torch, mmrazor, deepod, mmselfsup, colbert-ai,
+  stylegan2-pytorch),
   labelled in ``benchmarks/labels.csv`` like the first group
   (docs/evaluation.md, "Research-style code").
 
@@ -180,6 +182,14 @@ RESEARCH_PACKAGES: Dict[str, str] = {
     "sample_factory": "sample-factory==2.1.1",
     "simpletransformers": "simpletransformers==0.70.8",
     "texar_pytorch": "texar-pytorch==0.1.4",
+    "recbole": "recbole==1.2.1",
+    "mmhuman3d": "mmhuman3d==0.11.0",
+    "bayesian_torch": "bayesian-torch==0.5.0",
+    "mmrazor": "mmrazor==1.0.0",
+    "deepod": "deepod==0.4.1",
+    "mmselfsup": "mmselfsup==1.0.0",
+    "colbert_ai": "colbert-ai==0.2.22",
+    "stylegan2_pytorch": "stylegan2-pytorch==1.9.0",
 }
 TORCH_VERSION = "2.13.0"
 ALL_CORPORA = ["torch"] + list(PACKAGES)
