@@ -229,3 +229,12 @@ class Binding:
     def e_DictComp(self, node):
         self.comprehension(node, [node.key, node.value])
         return localdicts.comprehension(self, node)  # {k: t for ...}: what any key holds
+
+
+def names_only(target: ast.AST) -> bool:
+    """A target that only stores names, one level deep (``a``, ``a, *b``): once the value is
+    computed (and unpacked, all or nothing), the store cannot raise.  Not a nested one:
+    ``a, (b, c) = v`` stores ``a`` before it unpacks the second item, which may raise."""
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return all(isinstance(e.value if isinstance(e, ast.Starred) else e, ast.Name) for e in target.elts)
+    return isinstance(target, ast.Name)

@@ -3,12 +3,22 @@
 ``isinstance(x, torch.Tensor)``, ``torch.is_tensor(x)``, ``type(x) is T``,
 ``x is None`` and their ``not``/``and``/``or`` combinations.  A result maps names
 to kinds; the walker applies it to the branch it enters.
+
+Two ``if`` statements read together, on paths the walker's join would otherwise invent: a
+flag set under a type test (``kind = "array"`` in the body of ``if not isinstance(x, T):``)
+holds that test, so a later ``if kind == "array":``, like a flag holding the test itself,
+leaves the names it narrows unknown in its branches (:func:`note_flags`).  And
+``if len(v) > 0: ...`` followed at once by ``if len(v) < 1 or ...:``: where the second test is
+false the first was true (its body did not run where it was false, so ``v`` is as it was), so
+the second's false branch starts from the end of the first's body, not from the join
+(:func:`false_entry`).
 """
 from __future__ import annotations
 
 import ast
 from typing import Dict, Tuple
 
+from .nodeindex import walk
 from .torchsem import NON_TENSOR_QUALNAMES, TENSOR_TYPES
 from .values import NOT, TENSOR, UNKNOWN
 
@@ -91,6 +101,9 @@ def narrow(ev, test: ast.AST) -> Narrowed:
         first = parts[0][0]
         yes = {k: v for k, v in first.items() if all(y.get(k) == v for y, _ in parts[1:])}
         return yes, no
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.left, ast.Name) \
+            and isinstance(test.comparators[0], ast.Constant) and test.left.id in ev.test_flags:
+        test = test.left  # `kind == "array"` of a flag set under a type test (note_flags)
     if isinstance(test, ast.Name) and test.id in ev.test_flags:
         # a flag holding a test (`is_t = isinstance(x, T)`): its names may have been
         # rebound since, so what it proves is not followed, and what was known is dropped
@@ -150,3 +163,74 @@ def narrow_isinstance(ev, name: str, types: ast.AST) -> Narrowed:
     if all(v == NOT for v in verdicts):
         return {name: NOT}, {}
     return {}, {}
+
+
+_OPS = {ast.Lt: int.__lt__, ast.LtE: int.__le__, ast.Gt: int.__gt__, ast.GtE: int.__ge__,
+        ast.Eq: int.__eq__, ast.NotEq: int.__ne__}
+_SIZES = frozenset(range(66))  # len(v) OP n, n < 64: the same answer for every k above 65
+
+
+def note_flags(ev, s: ast.If, yes: dict, no: dict) -> None:
+    """After ``if <type test>:`` (``isinstance``, ``hasattr``, ``torch.is_tensor``, maybe under
+    ``not``), the names its branches bind to a constant are flags of it."""
+    test = s.test
+    while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        test = test.operand
+    tested = frozenset(yes) | frozenset(no)
+    if not tested or not isinstance(test, ast.Call):
+        return
+    for st in s.body + s.orelse:
+        if isinstance(st, ast.Assign) and isinstance(st.value, ast.Constant):
+            for t in st.targets:
+                if isinstance(t, ast.Name) and t.id not in tested:
+                    ev.test_flags[t.id] = ev.test_flags.get(t.id, frozenset()) | tested
+
+
+def _len_test(ev, test: ast.AST):
+    """``len(name) OP int``: (name, the sizes k for which it holds, below a bound)."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and type(test.ops[0]) in _OPS):
+        return None
+    left, right = test.left, test.comparators[0]
+    if not (isinstance(left, ast.Call) and isinstance(left.func, ast.Name) and left.func.id == "len"
+            and "len" not in ev.env and len(left.args) == 1 and not left.keywords
+            and isinstance(left.args[0], ast.Name) and isinstance(right, ast.Constant)
+            and type(right.value) is int and 0 <= right.value < 64):
+        return None
+    op = _OPS[type(test.ops[0])]
+    return left.args[0].id, frozenset(k for k in _SIZES if op(k, right.value))
+
+
+def _siblings(ev, first: ast.If, second: ast.If) -> bool:
+    """``second`` follows ``first`` at once in one block: same column, nothing between."""
+    if second.col_offset != first.col_offset or (first.end_lineno or 0) >= second.lineno:
+        return False
+    between = ev.source.splitlines()[first.end_lineno:second.lineno - 1]
+    return all(not ln.strip() or ln.strip().startswith("#") for ln in between)
+
+
+def after_if(ev, s: ast.If, yes: dict, no: dict, env_t, t_end: bool) -> None:
+    """Note the flags of a type test; remember ``if len(v) OP n:`` (no ``else``, a body that
+    goes on) and its body's end, for :func:`false_entry`."""
+    note_flags(ev, s, yes, no)
+    ev.last_len_if = None
+    if not s.orelse and not t_end and _len_test(ev, s.test) is not None:
+        ev.last_len_if = (s, dict(env_t))
+
+
+def false_entry(ev, s: ast.If, entry):
+    """Where the false branch of ``s`` starts: the end of the previous ``if``'s body when ``s``
+    false proves that ``if``'s test true (a disjunct of ``s``, false, leaves only sizes the
+    first test holds for)."""
+    prior, ev.last_len_if = ev.last_len_if, None
+    if prior is None or not _siblings(ev, prior[0], s):
+        return entry
+    first = _len_test(ev, prior[0].test)
+    parts = s.test.values if isinstance(s.test, ast.BoolOp) and isinstance(s.test.op, ast.Or) \
+        else [s.test]
+    if first is None or any(isinstance(n, ast.NamedExpr) for n in walk(s.test)):
+        return entry
+    for part in parts:
+        other = _len_test(ev, part)
+        if other is not None and other[0] == first[0] and _SIZES - other[1] <= first[1]:
+            return prior[1]
+    return entry

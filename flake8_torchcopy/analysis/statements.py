@@ -13,10 +13,11 @@ import ast
 from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from . import listfill, namespaces, starimports
+from .binding import names_only as _names_only
 from .caught import CAUGHT_ANY, caught_bits
 from .exprs import Evaluator
 from .loops import live_element, walk_loop
-from .narrowing import case_subject, narrow, never_true, unmatched_subject
+from .narrowing import after_if, case_subject, false_entry, narrow, never_true, unmatched_subject
 from .optional import optional_imports
 from .projectglobals import LIBRARIES
 from .values import ANNOTATED, ASSERTED, NOT_VALUE, TENSOR, UNKNOWN, UNKNOWN_VALUE, Env, Value, join
@@ -243,21 +244,25 @@ class StatementWalker(Evaluator):
         self.apply(self.env, yes)
         self.narrow_caveat = self.subclass_caveat
 
+    last_len_if: Optional[Tuple[ast.If, Env]] = None  # (.narrowing) `if len(v) > 0:` and its body's end
+
     def s_If(self, s):
         self.header(s, s.test)
         self.ev(s.test)
         yes, no = narrow(self, s.test)
         entry = self.env
+        f_entry = entry if self.last_len_if is None else false_entry(self, s, entry)
         if never_true(self, s.test):  # `if TYPE_CHECKING:`, `if False:`: the body never runs
             self.env = dict(entry)
             return self.block(s.orelse)
         self.env = self.apply(dict(entry), yes)
         t_end = self.block(s.body)
         env_t = self.env
-        self.env = self.apply(dict(entry), no)
+        self.env = self.apply(dict(f_entry), no)
         f_end = self.block(s.orelse)
-        env_f = self.env
-        return self.merge([(env_t, t_end), (env_f, f_end)])
+        if yes or no or s.test.__class__ is ast.Compare:  # flags of a type test; `if len(v) > 0:`
+            after_if(self, s, yes, no, env_t, t_end)
+        return self.merge([(env_t, t_end), (self.env, f_end)])
 
     def s_With(self, s):
         self.header(s, s.items[-1].context_expr)
@@ -410,11 +415,3 @@ class StatementWalker(Evaluator):
         self.env = self.join_envs(live)
         return False
 
-
-def _names_only(target: ast.AST) -> bool:
-    """A target that only stores names, one level deep (``a``, ``a, *b``): once the value is
-    computed (and unpacked, all or nothing), the store cannot raise.  Not a nested one:
-    ``a, (b, c) = v`` stores ``a`` before it unpacks the second item, which may raise."""
-    if isinstance(target, (ast.Tuple, ast.List)):
-        return all(isinstance(e.value if isinstance(e, ast.Starred) else e, ast.Name) for e in target.elts)
-    return isinstance(target, ast.Name)
