@@ -101,8 +101,9 @@ def narrow(ev, test: ast.AST) -> Narrowed:
         first = parts[0][0]
         yes = {k: v for k, v in first.items() if all(y.get(k) == v for y, _ in parts[1:])}
         return yes, no
-    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.left, ast.Name) \
-            and isinstance(test.comparators[0], ast.Constant) and test.left.id in ev.test_flags:
+    if ev.test_flags and test.__class__ is ast.Compare and len(test.ops) == 1 \
+            and isinstance(test.left, ast.Name) and isinstance(test.comparators[0], ast.Constant) \
+            and test.left.id in ev.test_flags:
         test = test.left  # `kind == "array"` of a flag set under a type test (note_flags)
     if isinstance(test, ast.Name) and test.id in ev.test_flags:
         # a flag holding a test (`is_t = isinstance(x, T)`): its names may have been
