@@ -12,7 +12,7 @@ the subclass), and every argument of a torch function but the data of ``torch.te
 from __future__ import annotations
 
 import ast
-from typing import Dict
+from typing import Dict, Optional
 
 from .values import ANNOTATED, NOT, SUBCLASS, UNKNOWN, UNKNOWN_VALUE, Value
 
@@ -30,6 +30,9 @@ _SEQUENCE_OPS = frozenset("torch." + n for n in (
     "cat concat concatenate stack hstack vstack dstack column_stack row_stack block_diag "
     "broadcast_tensors meshgrid cartesian_prod einsum chain_matmul").split())
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp)
+# modules whose attributes a call's arguments name are dtypes, devices, numbers, functions:
+# no tensor subclass (what another module binds may be one)
+_LIBRARIES = frozenset({"torch", "numpy", "math", "cmath", "builtins", "sys"})
 
 
 class SubclassCaveats:
@@ -70,13 +73,11 @@ class SubclassCaveats:
             if c is None:
                 continue
             cv = self.cache.get(id(c))
-            if cv is None or cv.qualname is not None:
+            if cv is None:
                 continue
-            if cv.caveat is not None:
-                return v.with_(caveat=cv.caveat)
-            if cv.kind == ANNOTATED or (cv.kind == UNKNOWN and cv.mono is None
-                                        and not cv.local_def):
-                return v.with_(caveat=SUBCLASS)
+            caveat = _caveat(cv)
+            if caveat is not None:
+                return v.with_(caveat=caveat)
         return v
 
     def items_caveat(self, args, sequence_op: bool):
@@ -102,8 +103,23 @@ class SubclassCaveats:
                     if i == 0 and sequence_op:
                         return SUBCLASS
                     continue
-                if it.caveat is not None:
-                    return it.caveat
-                if it.kind == ANNOTATED or (it.kind == UNKNOWN and it.mono is None and not it.local_def):
-                    return SUBCLASS
+                caveat = _caveat(it)
+                if caveat is not None:
+                    return caveat
         return None
+
+
+def _caveat(cv: Value) -> Optional[str]:
+    """Why a value an op is computed from may make its result a subclass (or no tensor at
+    all): it may be one itself.  A value of unknown kind may be, whatever sizes it stands for
+    (``self.n``, ``s * 2`` of a parameter ``s``: a 0-dim subclass there makes ``torch.zeros``
+    return the subclass, and ``torch.ones(3) * obj`` is what ``obj.__rmul__`` returns), and
+    so may a name another module binds (``from cfg import S``, ``cfg.scale``); a name of
+    torch, numpy or math (``torch.float64``, ``np.pi``) may not."""
+    if cv.qualname is not None:
+        return None if cv.qualname.split(".")[0] in _LIBRARIES or cv.local_def else SUBCLASS
+    if cv.caveat is not None:
+        return cv.caveat
+    if cv.kind == ANNOTATED or cv.kind == UNKNOWN and not cv.local_def:
+        return SUBCLASS
+    return None

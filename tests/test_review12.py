@@ -1,0 +1,89 @@
+"""Hostile review 12: what a torch call's operand or size derived from an unknown decides.
+
+A fix that needs a plain tensor was safe where the tensor was computed from a value of
+unknown kind that stands for a size (``s * 2`` of a parameter ``s``, ``self.n``,
+``self.scale``) or from a name another module binds (``from cfg import S``,
+``cfg.scale``): any of them may be a 0-dim Tensor subclass (the result is the subclass) or
+an object whose ``__rmul__`` answers ``Tensor.__mul__`` (the result is no tensor at all).
+Checked with torch below and in tests/adversarial/cases/subclass_derived_size_operand.py.
+"""
+import textwrap
+
+import pytest
+
+from flake8_torchcopy import lint_source
+
+
+def safety(src: str, code: str) -> str:
+    got = [f for f in lint_source(textwrap.dedent(src).lstrip("\n")) if f.code == code]
+    assert len(got) == 1, got
+    return "safe" if got[0].fix is not None and got[0].fix.safe else "unsafe"
+
+
+UNKNOWN = {
+    "a parameter's arithmetic": "x = torch.ones(3) * (s * 2)",
+    "a size of a parameter's arithmetic": "x = torch.zeros(s * 2)",
+    "a floor division of one": "x = torch.zeros(2, s // 2)",
+    "an attribute of self": "x = torch.ones(3) * self.scale",
+    "a size held by self": "x = torch.zeros(self.n)",
+    "a view's size held by self": "x = torch.randn(4).view(self.n, -1)",
+    "an index held by self": "x = torch.randn(4)[self.i]",
+    "a name from another module": "x = torch.ones(3) * S",
+    "an attribute of another module": "x = torch.ones(3) * cfg.scale",
+    "a size from another module": "x = torch.zeros(cfg.N)",
+}
+
+KNOWN = {
+    "a literal": "x = torch.ones(3) * 2",
+    "math": "x = torch.ones(3) * math.pi",
+    "numpy": "x = torch.ones(3) * np.pi",
+    "a torch dtype": "x = torch.zeros(3, dtype=torch.float64)",
+    "len": "x = torch.zeros(len(s))",
+    "int()": "x = torch.zeros(int(s))",
+    "a proven tensor's size": "t = torch.randn(4, 5); x = torch.zeros(t.size(0) * 2)",
+}
+
+
+def _src(line: str, use: str) -> str:
+    return f"""
+        import math
+        import numpy as np
+        import torch
+        import cfg
+        from cfg import S
+        class A:
+            def f(self, s):
+                {line}
+                return {use}
+        """
+
+
+@pytest.mark.parametrize("use,code", [("torch.tensor(x)", "TRC101"), ("x.clone().detach()", "TRC103"),
+                                      ("x.cpu().detach()", "TRC110")])
+@pytest.mark.parametrize("name", list(UNKNOWN))
+def test_an_operand_derived_from_an_unknown_gets_no_safe_fix(name, use, code):
+    assert safety(_src(UNKNOWN[name], use), code) == "unsafe"
+
+
+@pytest.mark.parametrize("name", list(KNOWN))
+def test_known_operands_keep_the_safe_fix(name):
+    assert safety(_src(KNOWN[name], "torch.tensor(x)"), "TRC101") == "safe"
+
+
+def test_the_facts_with_torch():
+    torch = pytest.importorskip("torch")
+
+    class Marked(torch.Tensor):
+        pass
+
+    s = torch.tensor(2).as_subclass(Marked)
+    assert type(torch.ones(3) * (s * 2)) is Marked
+    assert type(torch.zeros(s * 2)) is Marked
+    assert type(torch.randn(4).view(s, -1)) is Marked
+
+    class Meter:
+        def __rmul__(self, other):
+            return self
+
+    m = Meter()
+    assert torch.ones(3) * m is m  # Tensor.__mul__ answers NotImplemented
