@@ -87,3 +87,40 @@ def test_the_facts_with_torch():
 
     m = Meter()
     assert torch.ones(3) * m is m  # Tensor.__mul__ answers NotImplemented
+
+
+# --- TRC201: a layout changed in place by a store of .data the text test did not see ---------
+
+STORES = [
+    "setattr(y, 'data', torch.randn(4, 3))",
+    "y.__setattr__('data', torch.randn(4, 3))",
+    "torch.Tensor.data.__set__(y, torch.randn(4, 3))",
+    "torch.utils.swap_tensors(y, torch.randn(4, 3))",
+    "y.data: torch.Tensor = torch.randn(4, 3)",
+    "(y.data) = torch.randn(4, 3)",
+    "y.data, k = torch.randn(4, 3), 1",
+    "[y.data] = [torch.randn(4, 3)]",
+    "for y.data in [torch.randn(4, 3)]: pass",
+    "y.data\\\n        = torch.randn(4, 3)",
+    "put = setattr; put(y, 'data', torch.randn(4, 3))",
+    "y.data @= torch.eye(3)",
+]
+
+
+def _view_program(stmt: str) -> str:
+    return f"import torch\ndef f():\n    x = torch.randn(3, 4)\n    y = x.t()\n    {stmt}\n    return y.view(-1)\n"
+
+
+@pytest.mark.parametrize("stmt", STORES)
+def test_a_data_store_in_any_form_quiets_the_view_report(stmt):
+    pytest.importorskip("torch")
+    src = _view_program(stmt)
+    ns: dict = {}
+    exec(compile(src, "case", "exec"), ns)
+    assert ns["f"]().shape == (12,)  # y took t's contiguous layout: the view succeeds
+    assert not [f for f in lint_source(src) if f.code == "TRC201"]
+
+
+@pytest.mark.parametrize("stmt", ["setattr(y, 'grad', None)", "print(y.data)", "z = getattr(y, 'data')"])
+def test_other_setattrs_and_loads_of_data_keep_the_report(stmt):
+    assert [f.code for f in lint_source(_view_program(stmt))] == ["TRC201"]

@@ -15,6 +15,7 @@ import re
 from typing import Callable, Dict, Iterator, List, Optional, Set
 
 from ..textsearch import AnyOf, whole_word
+from .datastores import may_store_data
 from .nodeindex import children, select, walk
 
 #: what a star import binds, where it is known (:func:`.starimports.rebinds`)
@@ -59,7 +60,7 @@ def defines_method(ev, name: str) -> bool:
 # names would be tried at every position of the text)
 _LAYOUT_CHANGED = AnyOf([r"_(?!\w)(?:%s)" % "|".join(r"(?<=\b%s)" % n for n in (
     "t_", "transpose_", "swapdims_", "swapaxes_", "squeeze_", "unsqueeze_", "set_", "as_strided_", "resize_",
-    "resize_as_")), r"\.data\s*=(?!=)"])
+    "resize_as_")), r"\.data\s*=(?!=)", r"swap_tensors", r"__setstate__"])
 
 
 def changes_layouts_in_place(ev) -> bool:
@@ -67,7 +68,8 @@ def changes_layouts_in_place(ev) -> bool:
     followed)?  A look at its text, once per walker."""
     known = ev.__dict__.get("_inplace_layouts")
     if known is None:
-        known = ev.__dict__["_inplace_layouts"] = bool(_LAYOUT_CHANGED.search(ev.source))
+        known = ev.__dict__["_inplace_layouts"] = bool(_LAYOUT_CHANGED.search(ev.source)) \
+            or may_store_data(ev.source, getattr(ev, "tree", None))  # (y.data) = t, setattr(y, "data", t)
     return known
 
 
