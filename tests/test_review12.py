@@ -124,3 +124,50 @@ def test_a_data_store_in_any_form_quiets_the_view_report(stmt):
 @pytest.mark.parametrize("stmt", ["setattr(y, 'grad', None)", "print(y.data)", "z = getattr(y, 'data')"])
 def test_other_setattrs_and_loads_of_data_keep_the_report(stmt):
     assert [f.code for f in lint_source(_view_program(stmt))] == ["TRC201"]
+
+
+# --- TRC109: an array's length, rank or dtype changed in place after its binding -------------
+
+CHANGES = {
+    "a resize": ("a.resize((0,), refcheck=False); b.resize((0,), refcheck=False)", "strides"),
+    "an unbound resize": ("np.ndarray.resize(a, (0,), refcheck=False); np.ndarray.resize(b, (0,), refcheck=False)",
+                          "strides"),
+    "a dtype store": ("a.dtype = np.int32", "dtype"),
+    "a helper": ("helper(a); helper(b)", "strides"),
+    "an alias": ("c = a; c.resize((0,), refcheck=False); d = b; d.resize((0,), refcheck=False)", "strides"),
+}
+
+HELPER = "def helper(x):  # another module's, say\n    x.resize((0,), refcheck=False)\n\n\n"
+
+
+def _array_program(stmt: str) -> str:
+    return ("import numpy as np\nimport torch\n\n\n" + HELPER +
+            f"def f():\n    a = np.zeros(4, dtype=np.float32)\n    b = np.ones(4, dtype=np.float32)\n"
+            f"    {stmt}\n    return torch.tensor([a, b])\n")
+
+
+@pytest.mark.parametrize("name", list(CHANGES))
+def test_an_array_changed_in_place_gets_no_safe_fix(name):
+    torch = pytest.importorskip("torch")
+    np = pytest.importorskip("numpy")
+    stmt, what = CHANGES[name]
+    src = _array_program(stmt)
+    found = [f for f in lint_source(src) if f.code == "TRC109"]
+    assert len(found) == 1 and found[0].fix is not None and not found[0].fix.safe
+    ns: dict = {}
+    exec(compile(src, "case", "exec"), ns)
+    original = ns["f"]()
+    fixed_src = src.replace("torch.tensor([a, b])", "torch.tensor(np.array([a, b]))")
+    exec(compile(fixed_src, "case", "exec"), ns)
+    fixed = ns["f"]()
+    assert isinstance(original, torch.Tensor) and np is not None
+    if what == "strides":
+        assert original.stride() != fixed.stride()  # (1, 1) against (0, 0)
+    else:
+        assert original.dtype != fixed.dtype  # int32 and float32: float32 against float64
+
+
+@pytest.mark.parametrize("stmt", ["pass", "c = a + 1", "c = a.sum()", "a.fill(0)", "c = a.shape", "print(len(a))"])
+def test_arrays_left_alone_keep_the_safe_fix(stmt):
+    found = [f for f in lint_source(_array_program(stmt)) if f.code == "TRC109"]
+    assert len(found) == 1 and found[0].fix is not None and found[0].fix.safe

@@ -11,9 +11,9 @@ import re
 import weakref
 from typing import Any, List, Optional, Sequence, Tuple, cast
 
-from . import foreignmethods, gradfree, gradmode, hostmade, listattrs, locallists, numpyish, tensorlists
+from . import arrayuses, foreignmethods, gradfree, gradmode, hostmade, listattrs, locallists, numpyish, tensorlists
 from .caught import CAUGHT_ASSERTION, CAUGHT_RUNTIME, CAUGHT_TYPE
-from .modulescan import changes_layouts_in_place, defines_method, may_trace, names_a_default_device
+from .modulescan import builtin, changes_layouts_in_place, defines_method, may_trace, names_a_default_device
 from .nodeindex import select
 from .scopes import enclosing_scope
 from .symbolic import Mono
@@ -311,6 +311,18 @@ class Context:
         scope = enclosing_scope(self._w.tree, name)
         text = self.source if isinstance(scope, ast.Module) else self.text(scope)
         return locallists.list_stays_local(scope, name.id, text, constructors)
+
+    def is_array(self, node: ast.AST) -> bool:
+        """Is ``node`` a ``numpy.ndarray`` by data flow (:mod:`.numpyish`)?"""
+        return self.value(node).array is not None
+
+    def array_stays_put(self, name: ast.Name, constructors) -> bool:
+        """Is the numpy array ``name`` holds changed in place nowhere (no ``resize``, no
+        ``.shape =``/``.dtype =``, handed to no call): :func:`.arrayuses.array_stays_put`?"""
+        scope = enclosing_scope(self._w.tree, name)
+        text = self.source if isinstance(scope, ast.Module) else self.text(scope)
+        harmless = frozenset(n for n in arrayuses.HARMLESS if builtin(self._w, n))
+        return arrayuses.array_stays_put(scope, name.id, text, constructors, harmless)
 
     # --- text ---------------------------------------------------------------
     def start(self, node: ast.AST) -> int:

@@ -61,7 +61,10 @@ class TensorOfNdarrays(Rule):
         "floating `dtype=` (numpy converts it). For `torch.as_tensor` and the legacy "
         "constructors the result shares the temporary array's memory, which `resize_()` cannot "
         "grow, and an integer legacy constructor raises for float arrays in torch only: unsafe. Unsafe too inside "
-        "TorchScript, and where the module may set a default device or replace `torch.tensor`."
+        "TorchScript, and where the module may set a default device or replace `torch.tensor`. An array "
+        "held in a name must stay put: `a.resize((0,), refcheck=False)`, `a.shape = ...`, `a.dtype = ...` "
+        "change what the analysis read off its binding, and so may a call it is handed to (`helper(a)`), "
+        "another name bound to it, or a view's `.base`: unsafe."
     )
     triggers = (("numpy", "tensor"), ("numpy", "Tensor"))
     function_triggers = ((CallWord("tensor(", {"tensor", "as_tensor"}, data_only=True),),
@@ -165,6 +168,9 @@ class TensorOfNdarrays(Rule):
             return "the arrays are not known to be 1-d and non-empty"
         if not literal:
             return "the list may be empty"
+        names = [n for n in ast.walk(node.args[0]) if isinstance(n, ast.Name) and ctx.is_array(n)]
+        if not all(ctx.array_stays_put(n, lambda c: _constructor(ctx, c)) for n in names):
+            return "an array may be resized or retyped in place (a.resize(...), a.dtype = ..., helper(a))"
         if "dtype" in kw and ctx.qualname(kw["dtype"].value) not in _FLOAT_DTYPES:
             return "dtype= is not known to be a floating dtype"
         return None
