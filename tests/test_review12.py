@@ -171,3 +171,32 @@ def test_an_array_changed_in_place_gets_no_safe_fix(name):
 def test_arrays_left_alone_keep_the_safe_fix(stmt):
     found = [f for f in lint_source(_array_program(stmt)) if f.code == "TRC109"]
     assert len(found) == 1 and found[0].fix is not None and found[0].fix.safe
+
+
+# --- TRC107: a tensor's sizes changed in place after its binding -------------------------------
+
+SHRINKS = ["t.resize_(0, 3)", "t.data = torch.zeros(0, 3)", "shrink(t)", "t.set_(torch.zeros(0, 3))"]
+
+
+def _round_trip(stmt: str) -> str:
+    return ("import torch\n\n\ndef shrink(x):  # another module's, say\n    x.resize_(0, 3)\n\n\n"
+            f"def f():\n    t = torch.zeros(2, 3)\n    {stmt}\n    return torch.tensor(t.numpy())\n")
+
+
+@pytest.mark.parametrize("stmt", SHRINKS)
+def test_a_tensor_resized_in_place_gets_no_safe_round_trip_fix(stmt):
+    pytest.importorskip("torch")
+    src = _round_trip(stmt)
+    found = [f for f in lint_source(src) if f.code == "TRC107"]
+    assert len(found) == 1 and found[0].fix is not None and not found[0].fix.safe
+    ns: dict = {}
+    exec(compile(src, "case", "exec"), ns)
+    original = ns["f"]()
+    exec(compile(src.replace("torch.tensor(t.numpy())", "t.detach().clone()"), "case", "exec"), ns)
+    assert original.stride() == (0, 0) and ns["f"]().stride() == (3, 1)
+
+
+@pytest.mark.parametrize("stmt", ["pass", "t.add_(1)", "n = len(t)", "u = t.sum()"])
+def test_a_tensor_left_alone_keeps_the_safe_round_trip_fix(stmt):
+    found = [f for f in lint_source(_round_trip(stmt)) if f.code == "TRC107"]
+    assert len(found) == 1 and found[0].fix is not None and found[0].fix.safe

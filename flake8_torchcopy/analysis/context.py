@@ -316,13 +316,14 @@ class Context:
         """Is ``node`` a ``numpy.ndarray`` by data flow (:mod:`.numpyish`)?"""
         return self.value(node).array is not None
 
-    def array_stays_put(self, name: ast.Name, constructors) -> bool:
-        """Is the numpy array ``name`` holds changed in place nowhere (no ``resize``, no
-        ``.shape =``/``.dtype =``, handed to no call): :func:`.arrayuses.array_stays_put`?"""
+    def array_stays_put(self, name: ast.Name, constructors=lambda c: False, tensor: bool = False) -> bool:
+        """Is the numpy array (``tensor``: the tensor) ``name`` holds changed in place nowhere
+        (no ``resize``, no ``.shape =``/``.dtype =``, handed to no call; a tensor: no
+        ``resize_``/``set_``/``.data =``): :func:`.arrayuses.array_stays_put`?"""
         scope = enclosing_scope(self._w.tree, name)
         text = self.source if isinstance(scope, ast.Module) else self.text(scope)
         harmless = frozenset(n for n in arrayuses.HARMLESS if builtin(self._w, n))
-        return arrayuses.array_stays_put(scope, name.id, text, constructors, harmless)
+        return arrayuses.array_stays_put(scope, name.id, text, constructors, harmless, tensor)
 
     # --- text ---------------------------------------------------------------
     def start(self, node: ast.AST) -> int:

@@ -34,9 +34,11 @@ def _unwrap(node: ast.AST) -> Optional[Tuple[ast.AST, str, bool, bool]]:
 def _not_empty(ctx, node: ast.AST) -> bool:
     """Is every size of the tensor ``node`` a known number of 1 or more?  Through numpy an
     empty tensor comes back with zero strides (``torch.zeros(3, 0).t()``: (0, 0), where
-    ``detach().clone()`` gives (1, 1))."""
+    ``detach().clone()`` gives (1, 1)); sizes read off a binding hold only where nothing
+    changes them in place (``t.resize_(0, 3)``, ``t.data = e``, ``shrink(t)``)."""
     sizes = ctx.value(node).sizes
-    return sizes is not None and all(not m.powers and m.coef >= 1 for m in sizes)
+    return sizes is not None and all(not m.powers and m.coef >= 1 for m in sizes) and all(
+        ctx.array_stays_put(n, tensor=True) for n in ast.walk(node) if isinstance(n, ast.Name) and ctx.is_tensor(n))
 
 
 _SOME = "some paths"  # the base is a tensor on some paths only
@@ -64,7 +66,8 @@ class RoundTrip(Rule):
         "Through `.numpy()`: safe (where the original runs, the result is equal; the rewrite "
         "also runs where `numpy()` raises) when `t` is a tensor by data flow whose every size "
         "is a known number of 1 or more (an empty tensor comes back through numpy with zero "
-        "strides, `detach().clone()` keeps others) and, for "
+        "strides, `detach().clone()` keeps others; sizes read off a binding that nothing changes in "
+        "place: no `t.resize_(0, 3)`, `t.set_(e)`, `t.data = e`, no call `t` is handed to) and, for "
         "`torch.tensor`, the TRC101 conditions hold; unsafe inside a `try` whose handler may catch "
         "the RuntimeError or TypeError numpy raises (`except TypeError:` a bfloat16 fallback), or in "
         "a function the module calls inside one, and in a module that may trace its functions "
