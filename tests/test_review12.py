@@ -200,3 +200,50 @@ def test_a_tensor_resized_in_place_gets_no_safe_round_trip_fix(stmt):
 def test_a_tensor_left_alone_keeps_the_safe_round_trip_fix(stmt):
     found = [f for f in lint_source(_round_trip(stmt)) if f.code == "TRC107"]
     assert len(found) == 1 and found[0].fix is not None and found[0].fix.safe
+
+
+# --- a plain tensor handed to a function: its class may change in place -----------------------
+
+def test_a_tensor_handed_to_a_function_may_come_back_a_subclass():
+    torch = pytest.importorskip("torch")
+
+    class Marked(torch.Tensor):
+        pass
+
+    def mark(t):  # in another module, say
+        t.__class__ = Marked
+
+    x = torch.zeros(3)
+    mark(x)
+    assert type(torch.tensor(x)) is torch.Tensor and type(x.detach().clone()) is Marked
+
+
+@pytest.mark.parametrize("call", ["mark(x)", "mark(t=x)", "obj.mark(x)", "mark([x])", "mark(*[x])"])
+def test_after_a_call_that_takes_the_tensor_no_safe_fix(call):
+    src = f"""
+        import torch
+        from helpers import mark, obj
+        def f():
+            x = torch.zeros(3)
+            {call}
+            return torch.tensor(x), x.clone().detach()
+        """
+    assert safety_all(src) == {"TRC101": "unsafe", "TRC103": "unsafe"}
+
+
+@pytest.mark.parametrize("call", ["n = len(x)", "print(x)", "y = torch.cat([x, x])", "y = torch.ones(3).add(x)",
+                                  "y = torch.tensor(x)"])
+def test_torch_and_reading_builtins_keep_the_safe_fix(call):
+    src = f"""
+        import torch
+        def f():
+            x = torch.zeros(3)
+            {call}
+            return x.clone().detach()
+        """
+    assert safety(src, "TRC103") == "safe"
+
+
+def safety_all(src: str) -> dict:
+    return {f.code: ("safe" if f.fix is not None and f.fix.safe else "unsafe")
+            for f in lint_source(textwrap.dedent(src).lstrip("\n"))}

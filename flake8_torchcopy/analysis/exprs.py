@@ -26,7 +26,7 @@ from .project import imported_call
 from .projectglobals import imported_global
 from .callsites import NO_CALLSITES, CallSites
 from .sizes import SizeArithmetic
-from .subclasses import SubclassCaveats
+from .subclasses import SubclassCaveats, handed_over
 from .summaries import attribute_value
 from .symbolic import Mono, Sym
 from .elementwise import elementwise_layout, permuted_origin
@@ -336,6 +336,8 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
         closed = self.sites.calls.get(id(node))
         if closed is not None:
             self.record_call(node, closed)
+        if node.args or node.keywords:
+            handed_over(self, node, func)  # helper(t): t.__class__ = C there, maybe
         if func.nnmod is not None:  # m(x) of m = nn.Linear(...)
             return nnmodules.output(self, node, func.nnmod, args)
         if self.path is not None:

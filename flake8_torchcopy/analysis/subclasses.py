@@ -14,7 +14,8 @@ from __future__ import annotations
 import ast
 from typing import Dict, Optional
 
-from .values import ANNOTATED, NOT, SUBCLASS, UNKNOWN, UNKNOWN_VALUE, Value
+from .modulescan import builtin as _builtin
+from .values import ANNOTATED, NOT, SUBCLASS, TENSOR, UNKNOWN, UNKNOWN_VALUE, Value
 
 # torch functions whose data argument (the first) decides nothing of the result's class
 # (checked with torch: ``torch.tensor(sub)`` is a plain tensor). Any other argument of a
@@ -123,3 +124,42 @@ def _caveat(cv: Value) -> Optional[str]:
     if cv.kind == ANNOTATED or cv.kind == UNKNOWN and not cv.local_def:
         return SUBCLASS
     return None
+
+
+#: a plain tensor handed to a function the analysis does not know may come back another
+#: class: ``def mark(t): t.__class__ = Marked`` (in another module too; checked with torch in
+#: tests/test_review12.py)
+HANDED_OVER = "a function it was handed to may have changed its class (t.__class__ = C)"
+_READERS = frozenset({"len", "print", "isinstance", "id", "type"})
+
+
+def handed_over(ev, node: ast.Call, func: Value) -> None:
+    """After ``helper(t)``, ``obj.m(t)`` of a name ``t`` holding a plain tensor, ``t`` may be
+    a subclass: its value takes :data:`HANDED_OVER`.  Not after a torch function or a
+    method of a tensor (torch's own: patched ones are :func:`.modulescan.may_retype`'s),
+    nor ``len(t)``, ``print(t)``, ``isinstance(t, C)``... of the builtins."""
+    names = None
+    for a in node.args:
+        a = a.value if type(a) is ast.Starred else a
+        for n in a.elts if type(a) in (ast.List, ast.Tuple, ast.Set) else (a,):  # type: ignore[attr-defined]
+            if type(n) is ast.Name:
+                v = ev.env.get(n.id)
+                if v is not None and v.kind == TENSOR and v.caveat is None:
+                    names = (names or []) + [n.id]
+    for k in node.keywords:
+        if type(k.value) is ast.Name:
+            v = ev.env.get(k.value.id)
+            if v is not None and v.kind == TENSOR and v.caveat is None:
+                names = (names or []) + [k.value.id]
+    if names is None:
+        return
+    q = func.qualname
+    if q is not None and (q.split(".")[0] == "torch" or q in _READERS):
+        return
+    f = node.func
+    if isinstance(f, ast.Attribute) and (ev.cache.get(id(f.value)) or UNKNOWN_VALUE).kind == TENSOR:
+        return
+    if isinstance(f, ast.Name) and f.id in _READERS and q is None and _builtin(ev, f.id):
+        return
+    for name in names:
+        ev.env[name] = ev.env[name].with_(caveat=HANDED_OVER)
