@@ -61,6 +61,24 @@ REPORTED = [
     ("x = torch.randn(3)\ny = torch.tensor([[x.sum(), x.mean()]])\n", "none"),
     ("x = torch.randn(3)\ny = torch.tensor([[x[0], 1.0], [0.0, x[1]]])\n", "none"),
     ("x = torch.randn(3)\ny = torch.tensor([[v for v in x]])\n", "none"),
+    # torch_geometric_signed_directed prob_imbalance_loss.py:113: the list is also read by
+    # item (an item, never the list) and iterated by a comprehension
+    ("""
+     def f(xs, sel):
+         imbalance = []
+         for x in xs:
+             curr = torch.abs(x.sum()) / 2
+             imbalance.append(curr)
+         values = [curr.item() for curr in imbalance]
+         result = torch.zeros(1)
+         for ind in np.argsort(values)[:sel]:
+             result += imbalance[ind]
+         if len(imbalance) > 0:
+             return torch.mean(torch.FloatTensor(imbalance))
+         return result
+     """, "none"),
+    ("def f():\n    x = torch.ones(2)\n    out = [x.sum()]\n    out[0].add_(1)\n    y = out[-1] * 2\n"
+     "    return torch.tensor(out)\n", "fix"),
     # legacy constructors of the host
     ("x = torch.randn(3)\ny = torch.Tensor([x.sum(), x.mean()])\n", "none"),
     ("x = torch.randn(3)\ny = torch.FloatTensor([[[x[0], x[1], x[0] + x[2]]]])\n", "none"),
@@ -100,6 +118,12 @@ QUIET = [
     "    return torch.tensor(out)\n",
     "def f(v, code):\n    x = torch.ones(2)\n    out = [x.sum()]\n    eval(code)\n    return torch.tensor(out)\n",
     "def f(v):\n    import sys\n    x = torch.ones(2)\n    out = [x.sum()]\n    sys._getframe().f_locals['out'] = [v]\n"
+    "    return torch.tensor(out)\n",
+    # an item read from a list of rows may be stored into: what the rows hold is not known
+    "def f(xs):\n    r = []\n    for x in xs:\n        r.append([x.sum(), 1])\n    r[0][0] = 5\n"
+    "    return torch.tensor(r)\n",
+    "def f(xs, g):\n    r = [[torch.ones(()), 1]]\n    g(r[0])\n    return torch.tensor(r)\n",
+    "def f():\n    x = torch.ones(2)\n    out = [x.sum()]\n    out[0] += 1\n    del out[0]\n"
     "    return torch.tensor(out)\n",
     # a CUDA legacy constructor is not the host's
     "x = torch.randn(3)\ny = torch.cuda.FloatTensor([x.sum(), x.mean()])\n",
@@ -167,6 +191,20 @@ def test_every_constructor_converts_one_scalar_at_a_time(build):
         assert y.numel() == 2
     with pytest.raises(ValueError, match="only one element tensors"):
         build([x, x])
+
+
+def test_an_item_read_from_a_list_of_tensors_stays_a_tensor():
+    """``xs[k]`` hands out the item, never the list: whatever is done to a tensor item, the
+    list still holds tensors; a row read from a list of rows can be emptied of them."""
+    xs = [torch.ones(()), torch.zeros(())]
+    xs[0].add_(1)
+    xs[1][...] = 3
+    y = xs[0] * 2
+    y += xs[1]
+    assert all(type(v) is torch.Tensor for v in xs) and torch.FloatTensor(xs).tolist() == [2.0, 3.0]
+    rows = [[torch.ones(()), 1]]
+    rows[0][0] = 5
+    assert not any(isinstance(v, torch.Tensor) for r in rows for v in r)
 
 
 def test_legacy_constructors_make_their_own_dtype():

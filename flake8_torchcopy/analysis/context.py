@@ -304,13 +304,20 @@ class Context:
                 return name
         return None
 
-    def local_list(self, name: ast.Name, constructors) -> bool:
+    def local_list(self, name: ast.Name, constructors, item_reads: bool = False) -> bool:
         """Is the list ``name`` holds one the analysis has seen filled in full: bound only to
         fresh lists in its scope, read only by ``.append`` statements, ``len``, tests,
-        iteration and calls ``constructors(call)`` accepts (:func:`.locallists.list_stays_local`)?"""
+        iteration and calls ``constructors(call)`` accepts (:func:`.locallists.list_stays_local`)?
+        With ``item_reads``, reads ``name[k]`` too where no item is a container whose
+        contents the analysis knows (``rows[0][1] = v`` could change those; whatever is done
+        to a tensor item, it stays a tensor)."""
         scope = enclosing_scope(self._w.tree, name)
         text = self.source if isinstance(scope, ast.Module) else self.text(scope)
-        return locallists.list_stays_local(scope, name.id, text, constructors)
+        if item_reads:
+            v = self.value(name)
+            item_reads = not any(e is not None and e.kind == NOT and (e.elems is not None or e.item is not None)
+                                 for e in (v.elems or ()) + (v.item,))
+        return locallists.list_stays_local(scope, name.id, text, constructors, item_reads)
 
     def is_array(self, node: ast.AST) -> bool:
         """Is ``node`` a ``numpy.ndarray`` by data flow (:mod:`.numpyish`)?"""

@@ -130,12 +130,14 @@ def every_use(scope: ast.AST, name: str, source_text: str, store: UseCheck, load
     return True
 
 
-def list_stays_local(scope: ast.AST, name: str, source_text: str, constructors) -> bool:
+def list_stays_local(scope: ast.AST, name: str, source_text: str, constructors, item_reads: bool = False) -> bool:
     """Is ``name`` in ``scope`` (a function or the module) only ever bound to a fresh list
     (``name = [...]``, ``name = [... for ...]``) and only read by ``name.append(x)``
-    statements, ``len(name)``, ``if name:``, iteration, and calls of ``constructors``
-    (qualified-name check by the caller's ``constructors(call)``)?  Then no other name
-    holds the list and nothing but those appends fills it: the analysis has seen every
+    statements, ``len(name)``, ``if name:``, iteration (comprehensions too), and calls of
+    ``constructors`` (qualified-name check by the caller's ``constructors(call)``)?  Then no
+    other name holds the list and nothing but those appends fills it: the analysis has seen
+    every item.  With ``item_reads``, ``name[k]`` reads too: they hand out an item (or a new
+    list), never the list, so they matter only where the caller trusts what is inside an
     item.  What :func:`uses_in_scope` does not follow, and ``del``, refuse it; what only sees
     ``name = conv(name)`` (``conv`` a call ``constructors`` accepts) is not the list."""
     stored = []
@@ -148,6 +150,9 @@ def list_stays_local(scope: ast.AST, name: str, source_text: str, constructors) 
             and (getattr(parent, "target", None) is node or node in getattr(parent, "targets", ()))
 
     def load(node: ast.Name, parent: ast.AST, parents: Parents) -> bool:
+        if item_reads and isinstance(parent, ast.Subscript) and parent.value is node \
+                and isinstance(parent.ctx, ast.Load):
+            return True
         return _allowed_read(node, parent, parents, constructors)
 
     return every_use(scope, name, source_text, store, load, constructors) and bool(stored)

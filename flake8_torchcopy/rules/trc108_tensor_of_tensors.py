@@ -137,7 +137,7 @@ class TensorOfTensors(Rule):
         elif isinstance(arg, (ast.ListComp, ast.Name, ast.Attribute)):  # self.xs: filled by its class
             kinds = ctx.list_item_kinds(arg) or []
             if not any(kinds) or isinstance(arg, ast.Name) and not ctx.local_list(
-                    arg, lambda c: _constructor(ctx, c)):
+                    arg, lambda c: _constructor(ctx, c), item_reads=True):
                 return  # no tensor in it, or a list that may be filled where the analysis does not look
             leaves = [(None, k) for k in kinds]
         else:
