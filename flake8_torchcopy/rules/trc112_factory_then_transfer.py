@@ -6,7 +6,8 @@ from typing import TYPE_CHECKING, Optional
 
 from ._common import LEGACY_CONSTRUCTOR_NAMES, call_with_keyword, keywords, short, text_fix
 from ._trc112_chain import HOST_ATTRS, HOST_VIEWS, op_args, plain_arg, through_host_ops
-from ._trc112_moves import DEFAULT_DEVICE, DTYPES, TENSOR_CASTS, fails_alike, may_be_tensor, move_target, on_the_host
+from ._trc112_joined import JOINS, host_factory, joined_factories, report_joined
+from ._trc112_moves import DEFAULT_DEVICE, DTYPES, TENSOR_CASTS, fails_alike, move_target, on_the_host
 from .base import CalledThen, Example, Rule, calls_pattern
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -40,7 +41,8 @@ class FactoryThenTransfer(Rule):
         "`torch.zeros(n).cuda()` builds the tensor in host memory and then copies it to the "
         "device: an allocation, a fill and a host-to-device transfer where one allocation on "
         "the device would do. Passing `device=` (and `dtype=`) to the factory builds it where "
-        "it is used. The same goes for `torch.tensor(data).to(device)`."
+        "it is used. The same goes for `torch.tensor(data).to(device)`, and for `torch.cat`/`torch.stack` "
+        "of host factories moved after the join (`torch.cat([torch.ones(n, 1), torch.zeros(n, 1)]).to(d)`)."
     )
     fix_safety = (
         "Safe for factories whose values do not depend on where they are computed "
@@ -92,6 +94,10 @@ class FactoryThenTransfer(Rule):
         "stays). `non_blocking=` of a constant or a name is dropped: a fresh host tensor is pageable "
         "memory, whose copy the host waits for, and a factory built on the device copies nothing. "
         "Factories with `generator=` are not reported: they draw on the generator's device. "
+        "A join (`torch.cat`, `concat`, `concatenate`, `stack`, only `dim=` besides) of a display whose "
+        "every item is such a factory (maybe through host views) is reported without a fix when moved to "
+        "a device or to a name that does not tell (not to the host, not a bare `.to(dtype)`: the pieces' "
+        "dtypes promote before it), and not where a default device may be in force around it. "
         "Unsafe under a handler of RuntimeError/AssertionError where it fails otherwise (`.cuda(0)`, quint4x2). "
         "Views and casts between the factory and the move are looked through when they keep "
         "the tensor dense (`view`, `reshape`, `unsqueeze`, `squeeze`, `flatten`, `t`, "
@@ -110,7 +116,7 @@ class FactoryThenTransfer(Rule):
     triggers = (("torch", ".to("), ("torch", ".cuda("))
     # in a function: a call's result or a name moved, and a factory by name (``from torch
     # import zeros`` too)
-    function_triggers = ((CalledThen(("to", "cuda"), _FACTORIES | LEGACY_CONSTRUCTOR_NAMES,
+    function_triggers = ((CalledThen(("to", "cuda"), _FACTORIES | LEGACY_CONSTRUCTOR_NAMES | JOINS,
                                      HOST_VIEWS | TENSOR_CASTS | HOST_ATTRS | {"["},
                                      itself=True, aliased=True), _FACTORY_NAMES),)
 
@@ -209,6 +215,11 @@ class FactoryThenTransfer(Rule):
             note="sizes unpacked into the factory: its other parameters are keyword-only",
         ),
         Example(
+            code="import torch\ndef f(n):\n    return torch.cat([torch.ones(n, 1), torch.zeros(n, 1)]).cuda()\n",
+            note="every piece built on the host, joined, then moved: build each on the device and join "
+                 "them there (the same dtype promotion, sizes and strides); no fix",
+        ),
+        Example(
             code="import torch\nnoise = torch.randn(4).cuda()\n",
             note="a random factory draws other numbers on the device: no fix",
         ),
@@ -228,23 +239,18 @@ class FactoryThenTransfer(Rule):
             inner, chain = through_host_ops(through_name)
         if inner is None:
             return
+        if not through_name and (pieces := joined_factories(inner, ctx, _FACTORIES)):
+            report_joined(self.code, node, inner, pieces, ctx, _RANDOM)
+            return
+        if host_factory(inner, ctx, _FACTORIES) is None:
+            return
         q = ctx.qualname(inner.func) or ""
-        name = q[len("torch."):] if q.startswith("torch.") else None
-        legacy = name is not None and ctx.legacy_constructor(inner.func) == name \
-            and all(_data_arg(a, ctx) for a in inner.args)  # not torch.cuda.FloatTensor
-        if name is None or name not in _FACTORIES and not legacy:
-            return
-        if name == "tensor" and inner.args and may_be_tensor(inner.args[0], ctx):
-            return  # torch.tensor(t) of a tensor builds where t is (TRC101's), maybe on the device
-        fkw = keywords(inner)
+        name = q[len("torch."):]
+        legacy = ctx.legacy_constructor(inner.func) == name
+        fkw = keywords(inner) or {}
         tkw = keywords(node)
-        if fkw is None or tkw is None or any(isinstance(a, ast.Starred) for a in node.args):
+        if tkw is None or any(isinstance(a, ast.Starred) for a in node.args):
             return
-        if name == "tensor" and any(isinstance(a, ast.Starred) for a in inner.args):
-            return  # torch.tensor(*x): its data may be a tensor
-        # (sizes unpacked into a factory, torch.eye(*x.shape): its other parameters are keywords)
-        if set(fkw) & {"device", "out", "pin_memory", "requires_grad", "generator"}:
-            return  # (a generator draws on its own device: torch.rand(n, generator=g) on the host on purpose)
         what = move_target(node, tkw, ctx)
         if what is None:
             return
@@ -328,12 +334,6 @@ class FactoryThenTransfer(Rule):
                    text_fix(ctx, node, new, safe,
                             f"Pass {kind + '=' if kind in ('device', 'dtype') else 'device= and dtype='} "
                             f"to torch.{name}"))
-
-
-def _data_arg(a: ast.AST, ctx) -> bool:
-    """An argument of ``torch.Tensor(...)`` that is data or a size, never a tensor (which
-    ``torch.Tensor(t)`` would alias, wherever it is)."""
-    return isinstance(a, (ast.List, ast.Tuple, ast.ListComp, ast.Constant)) or ctx.is_not_tensor(a)
 
 
 def _rebinds_itself(node: ast.Call, ctx) -> Optional[ast.AST]:
