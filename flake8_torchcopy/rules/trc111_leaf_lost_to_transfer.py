@@ -13,6 +13,8 @@ if TYPE_CHECKING:  # pragma: no cover
 # methods that move or convert a tensor (a copy unless it is already there / of that dtype)
 _TRANSFERS = frozenset({"to", "cuda", "cpu", "float", "double", "half", "bfloat16", "long", "int",
                         "type", "xpu", "mps"})
+# ... and those that only move it (after requires_grad_() of a tensor whose dtype is not known)
+_MOVES = frozenset({"to", "cuda", "xpu", "mps"})
 _FACTORIES = frozenset("""
     zeros ones empty full eye arange linspace logspace rand randn randint randperm normal tensor
     zeros_like ones_like empty_like full_like rand_like randn_like randint_like""".split())
@@ -34,7 +36,11 @@ class LeafLostToTransfer(Rule):
         "updates it. A `.to()` that neither moves nor converts returns the leaf itself, so the "
         "report says when it bites; `.float()` of a factory without `dtype=` and `.cpu()` of one "
         "without `device=` (the defaults: most likely no-ops) are not reported. Wrapping the "
-        "chain in `nn.Parameter(...)` makes a leaf and is not reported."
+        "chain in `nn.Parameter(...)` makes a leaf and is not reported. The same holds for a proven "
+        "tensor flagged by `requires_grad_()` and then moved (`.to`, `.cuda`: "
+        "`torch.eye(n).repeat(k, 1).requires_grad_().cuda()`, `x.clone().requires_grad_().to(d)`); "
+        "of something not proven a tensor it is not reported (`Module.requires_grad_()` returns "
+        "the module, whose `.cuda()` moves it in place), nor before a cast (its dtype is not known)."
     )
     fix_safety = (
         "Unsafe, on purpose: the fix makes the result a leaf, which changes what `backward()` "
@@ -44,8 +50,8 @@ class LeafLostToTransfer(Rule):
     )
     triggers = (("requires_grad",),)
     # in a function: the keyword, and a factory's result moved (``.cuda(``, ``.to(``...),
-    # chained (the factory by a local alias too)
-    function_triggers = (("requires_grad", CalledThen(_TRANSFERS, _FACTORIES, aliased=True)),)
+    # chained (the factory by a local alias too), or ``.requires_grad_()`` moved
+    function_triggers = (("requires_grad", CalledThen(_TRANSFERS, _FACTORIES | {"requires_grad_"}, aliased=True)),)
 
     VALID = (
         "import torch\nw = torch.zeros(3, device='cuda', requires_grad=True)\n",
@@ -76,6 +82,12 @@ class LeafLostToTransfer(Rule):
             unsafe=True,
             note="a conversion is not a leaf either",
         ),
+        Example(
+            code="import torch\ndef f(n, k):\n    return torch.eye(n).repeat(k, 1).requires_grad_().cuda()\n",
+            fixed="import torch\ndef f(n, k):\n    return torch.eye(n).repeat(k, 1).cuda().requires_grad_()\n",
+            unsafe=True,
+            note="flagged, then moved: the copy is not a leaf; the fix flags the moved tensor",
+        ),
     )
 
     def check(self, node: ast.Call, ctx: Context) -> None:
@@ -86,6 +98,9 @@ class LeafLostToTransfer(Rule):
         if not isinstance(inner, ast.Call):
             return
         q = ctx.qualname(inner.func) or ""
+        if isinstance(inner.func, ast.Attribute) and inner.func.attr == "requires_grad_":
+            self.check_flagged(node, inner, ctx)
+            return
         if not (q.startswith("torch.") and q[len("torch."):] in _FACTORIES):
             return
         kw = keywords(inner)
@@ -108,6 +123,32 @@ class LeafLostToTransfer(Rule):
         ctx.report(self.code, node,
                    f"{f}.{m}(...) is not a leaf when it moves or converts: its .grad stays None after "
                    f"backward(); use {short(new, 60)}", fix)
+
+    def check_flagged(self, node: ast.Call, flag: ast.Call, ctx: Context) -> None:
+        """``x.clone().requires_grad_().cuda()``, ``torch.eye(n).repeat(k, 1).requires_grad_().to(d)``:
+        a proven tensor made to require grad, then moved (``.to``, ``.cuda``, ``.xpu``, ``.mps``;
+        not a cast, which its dtype, not known, may make a no-op).  ``requires_grad_()`` of a
+        leaf makes it a leaf that requires grad, of a tensor with a graph it keeps it one: the
+        moved copy has a graph either way, so its ``.grad`` stays None.  The unsafe fix flags the
+        moved tensor instead, where the flagged one is a call's result (of a name or an
+        attribute, the tensor it holds would no longer be flagged)."""
+        m = node.func.attr  # type: ignore[attr-defined]
+        recv = flag.func.value  # type: ignore[attr-defined]
+        kw = keywords(flag)
+        if m not in _MOVES or kw is None or len(flag.args) + len(kw) > 1 or not ctx.is_tensor(recv):
+            return
+        rg = flag.args[0] if flag.args else kw["requires_grad"].value if "requires_grad" in kw else None
+        if rg is not None and not (isinstance(rg, ast.Constant) and rg.value is True):
+            return  # requires_grad_(False), or a flag not known
+        if self.wrapped_in_parameter(ctx, node):
+            return
+        transfer = ctx.source[ctx.end(flag):ctx.end(node)]
+        new = f"{ctx.text(recv)}{transfer}.requires_grad_()"
+        shown = short(new.replace("\\\n", ""))  # a line continued by a backslash: one line
+        fix = text_fix(ctx, node, new, False, "Make the moved tensor the leaf") if isinstance(recv, ast.Call) else None
+        ctx.report(self.code, node,
+                   f"{short(ctx.text(flag).replace(chr(92) + chr(10), ''))}.{m}(...) is not a leaf when it moves: "
+                   f"its .grad stays None after backward(); {'use' if fix else 'move it first:'} {shown}", fix)
 
     @staticmethod
     def wrapped_in_parameter(ctx, node: ast.AST) -> bool:
