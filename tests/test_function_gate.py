@@ -155,6 +155,9 @@ def test_an_alias_stands_for_the_words_it_may_hide():
     ("torch.tensor(a).mT.to(d)", True), ("torch.tensor(a)[:2].to(d)", False), ("x.T.to(d)", False),
     ("x[None].to(d)", False), ("[1, 2].to(d)", False), ("torch.tensor(a).shape.to(d)", False),
     ("q = p.to(d)", False), ("self.p = self.p.to(d)", False),
+    # a join called by its name (torch.cat([...]).to(d)); not where the text only names one
+    ("torch.cat([a, b]).to(d)", True), ("torch.stack(xs, dim=1).view(-1).cuda()", True),
+    ("self.stack\nmodel(x).to(d)", False),
     ("p == p.to(d)", False), ("p += p.to(d)", False), ("xp = p.to(d)", False), ("p = p.tolist()", False),
 ])
 def test_the_trc112_word_finds_moved_factories_and_self_rebinds(text, moved):
@@ -173,6 +176,8 @@ def test_the_trc112_word_finds_moved_factories_and_self_rebinds(text, moved):
     ("TRC110", "x.detach().cpu()", False), ("TRC110", "model(x).detach()", False),
     ("TRC111", "requires_grad\ntorch.zeros(3, requires_grad=True).cuda()", True),
     ("TRC111", "requires_grad\nx.float().cuda()", False),
+    ("TRC111", "requires_grad\nx.clone().requires_grad_().cuda()", True),
+    ("TRC111", "requires_grad\nx.requires_grad_\nmodel(x).cuda()", False),
 ])
 def test_chained_call_words(code, text, found_there):
     """Each rule that looks at a chain only (``clone().detach()``) walks a function only

@@ -91,6 +91,8 @@ def report_joined(code: str, node: ast.Call, join: ast.Call, pieces: List[str], 
     verb = {"device": "moves it", "both": "moves and converts it"}.get(what[0], "moves or converts it")
     made = ", ".join(f"torch.{n}" for n in dict.fromkeys(pieces))
     advice = f"pass device= to {made} and join the pieces there"
+    if what[0] == "both":
+        advice += " (the conversion stays)"
     if what[0] == "unknown" and len(node.args) == 1:  # .to(x): a device, a dtype or a tensor
         advice = f"if {short(ctx.text(node.args[0]))} is a device, {advice}"
     caveat = " (a random factory then draws other numbers)" if random & set(pieces) else ""

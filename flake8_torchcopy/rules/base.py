@@ -112,15 +112,16 @@ class CalledThen:
     back over the receiver's text; where that text is not plain (a line break, a quote or
     a ``#`` in between) it counts as found.  With ``aliased`` (a callee the rule resolves
     by its qualified name, which a local name may stand for: ``z = torch.zeros``) any
-    callee counts where the text names one of ``callees`` without calling it."""
+    callee counts where the text names one of ``callees`` without calling it; ``called``
+    are callees that count only where called by their name (``self.stack`` names no join)."""
 
     __slots__ = ("found_in", "callees")
 
     def __init__(self, methods: Iterable[str], callees: Iterable[str], through: Iterable[str] = (),
-                 itself: bool = False, aliased: bool = False) -> None:
-        self.callees = frozenset(callees)  # a name bound to one of them stands in for the word
+                 itself: bool = False, aliased: bool = False, called: Iterable[str] = ()) -> None:
+        self.callees = frozenset(callees) | frozenset(called)  # a name bound to one stands in for the word
         moves = re.compile(r"\.[\s\\]*(?:%s)[\s\\]*\(" % "|".join(map(re.escape, sorted(methods))))
-        named = re.compile(r"\.(?:%s)(?![\w(])" % "|".join(map(re.escape, sorted(self.callees))))
+        named = re.compile(r"\.(?:%s)(?![\w(])" % "|".join(map(re.escape, sorted(frozenset(callees)))))
         made, ops = self.callees, frozenset(through)
 
         def found_in(text: str) -> bool:

@@ -51,7 +51,8 @@ class LeafLostToTransfer(Rule):
     triggers = (("requires_grad",),)
     # in a function: the keyword, and a factory's result moved (``.cuda(``, ``.to(``...),
     # chained (the factory by a local alias too), or ``.requires_grad_()`` moved
-    function_triggers = (("requires_grad", CalledThen(_TRANSFERS, _FACTORIES | {"requires_grad_"}, aliased=True)),)
+    function_triggers = (("requires_grad", CalledThen(_TRANSFERS, _FACTORIES, aliased=True,
+                                                       called={"requires_grad_"})),)
 
     VALID = (
         "import torch\nw = torch.zeros(3, device='cuda', requires_grad=True)\n",

@@ -115,10 +115,10 @@ class FactoryThenTransfer(Rule):
     )
     triggers = (("torch", ".to("), ("torch", ".cuda("))
     # in a function: a call's result or a name moved, and a factory by name (``from torch
-    # import zeros`` too)
-    function_triggers = ((CalledThen(("to", "cuda"), _FACTORIES | LEGACY_CONSTRUCTOR_NAMES | JOINS,
+    # import zeros`` too); a join (torch.cat([...]).to(d)) only where called by its name
+    function_triggers = ((CalledThen(("to", "cuda"), _FACTORIES | LEGACY_CONSTRUCTOR_NAMES,
                                      HOST_VIEWS | TENSOR_CASTS | HOST_ATTRS | {"["},
-                                     itself=True, aliased=True), _FACTORY_NAMES),)
+                                     itself=True, aliased=True, called=JOINS), _FACTORY_NAMES),)
 
     VALID = (
         "import torch\nx = torch.zeros(3, device='cuda')\n",
