@@ -34,7 +34,7 @@ from .methodlayouts import const_int
 from .modulescan import builtin, holds_view, may_retype
 from .torchsem import TENSOR_TYPES, is_tensorish
 from .triggers import WordsIn
-from .values import ANNOTATED, NOT, NOT_VALUE, SUBCLASS, TENSOR, UNKNOWN, UNKNOWN_VALUE, Env, Value, join
+from .values import ANNOTATED, NOT, NOT_VALUE, SUBCLASS, TENSOR, UNKNOWN, UNKNOWN_VALUE, Env, HeldByValue, Value, join
 from .visitor import NodeHook
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -71,8 +71,8 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
         self.method_of: Optional[ast.ClassDef] = None  # the class of the method being walked
         self.self_value: Optional[Value] = None  # and its first parameter
         self.class_attrs: Dict[int, Mapping[str, bool]] = {}
-        self.module_defs: Dict[int, ast.AST] = {}  # id of the value a module-level def bound -> def
-        self.module_classes: Dict[int, ast.ClassDef] = {}  # id of the value a module-level class bound -> it
+        self.module_defs = HeldByValue()  # the value a module-level def bound -> def
+        self.module_classes = HeldByValue()  # the value a module-level class bound -> it
         self.tensor_returns: Dict[int, Optional[Value]] = {}
         self.attr_stores: Optional[Counter] = None  # stores of each .attr in the module's text
         self.volatile: frozenset = frozenset()  # names that calls may rebind (nonlocal, global)
@@ -382,7 +382,7 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
         made = funclayouts.module_call(self, node, func, args)  # f(...) of a def of the module
         if made is not None:
             return made
-        cls = self.module_classes.get(id(func))
+        cls = self.module_classes.get(func)
         made = (datasets.instance(self, cls) or nnclasses.local_instance(self, cls, func)) if cls else None  # its own
         if made is not None:
             return made

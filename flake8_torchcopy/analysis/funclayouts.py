@@ -144,7 +144,7 @@ def later_def(ev, node: ast.Call, func: Value) -> Optional[ast.FunctionDef]:
 def module_call(ev, node: ast.Call, func: Value, args: List[Value]) -> Optional[Value]:
     """The value of ``f(...)`` of a module-level ``def``: a tensor (:mod:`.returns`, by the
     returns' forms, else by their data flow), with the layout every return has; a dict."""
-    defn = ev.module_defs.get(id(func))
+    defn = ev.module_defs.get(func)
     if defn is None:
         later = later_def(ev, node, func) if isinstance(node.func, ast.Name) else None
         return call_value(ev, node, later, args) if later is not None else None

@@ -20,7 +20,7 @@ def class_body_mark(ev, s: ast.ClassDef, depth: int = 0) -> object:
             continue
         if (ev.static_qualname(b) or "").startswith("torch."):
             continue
-        base = ev.module_classes.get(id(ev.env.get(b.id))) if isinstance(b, ast.Name) else None
+        base = ev.module_classes.get(ev.env.get(b.id)) if isinstance(b, ast.Name) else None
         if base is None or class_body_mark(ev, base, depth + 1) is PREPARED:
             return PREPARED
     return True

@@ -269,7 +269,7 @@ def static_tag(call: ast.Call, q: Optional[str], qualname) -> Optional[str]:
         root = root.value
     if not isinstance(root, ast.Name):
         return None
-    if q is None and isinstance(func, ast.Name) and id(ev.lookup(func.id)) in ev.module_classes:
+    if q is None and isinstance(func, ast.Name) and ev.module_classes.get(ev.lookup(func.id)) is not None:
         dotted = func.id if local_forward(ev, func.id) is not None or local_followed(ev, func.id) else None
     else:
         from .project import static_class

@@ -171,7 +171,7 @@ class StatementWalker(Evaluator):
             self.ev(d)
         self.env[s.name] = Value(local_def=True)
         if self.in_module_body:
-            self.module_defs[id(self.env[s.name])] = s
+            self.module_defs.put(self.env[s.name], s)
         self.deferred.append((s, self.def_outer(s), jit))
 
     s_AsyncFunctionDef = s_FunctionDef
@@ -197,7 +197,7 @@ class StatementWalker(Evaluator):
         torch_base = any((self.static_qualname(b) or "").startswith("torch") for b in s.bases)
         self.env[s.name] = Value(local_def=True, is_class=not torch_base)
         if in_module_body:
-            self.module_classes[id(self.env[s.name])] = s
+            self.module_classes.put(self.env[s.name], s)
 
     def s_Return(self, s):
         if s.value is not None:

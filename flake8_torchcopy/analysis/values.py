@@ -22,6 +22,27 @@ Sizes = Tuple[Mono, ...]
 Strides = Tuple[Mono, ...]
 
 
+class HeldByValue:
+    """A node per :class:`Value` (the value a module-level ``def`` or ``class`` bound), found
+    by the value itself: the value is held, so that its id is never a later value's (keyed by
+    a bare id, a def nested in a function, made after the first is gone, found another's def)."""
+
+    __slots__ = ("_held",)
+
+    def __init__(self) -> None:
+        self._held: Dict[int, tuple] = {}
+
+    def put(self, value: "Value", node) -> None:
+        self._held[id(value)] = (value, node)
+
+    def get(self, value: "Optional[Value]"):
+        held = self._held.get(id(value))
+        return held[1] if held is not None and held[0] is value else None
+
+    def values(self) -> list:
+        return [node for _, node in self._held.values()]
+
+
 class Value:
     """Immutable facts about one value.
 
