@@ -30,6 +30,7 @@ def test_labels_are_well_formed():
         assert r["verdict"] in ("right", "wrong"), r
         assert r["rule"].startswith("TRC") and r["reason"].strip(), r
         assert int(r["line"]) > 0
+        assert None not in r, r  # a field too many: a reason with an unquoted comma
 
 
 BY_PATH = defaultdict(list)
