@@ -31,7 +31,8 @@ Two groups, both fetched by default:
   naturalspeech2-pytorch, pytorch-toolbelt, espnet, mmtrack, torch-geometric-signed-directed, opennmt-py,
   pytorch-transformers, sample-factory, simpletransformers, texar-pytorch,
   recbole, mmhuman3d, bayesian-torch, mmrazor, deepod, mmselfsup, colbert-ai,
-  stylegan2-pytorch),
+  stylegan2-pytorch, dive-into-graphs, cogdl, parlai, textattack, scvi-tools, mbrl,
+  lightweight-gan, pytorchcv),
   labelled in ``benchmarks/labels.csv`` like the first group
   (docs/evaluation.md, "Research-style code").
 
@@ -190,6 +191,14 @@ RESEARCH_PACKAGES: Dict[str, str] = {
     "mmselfsup": "mmselfsup==1.0.0",
     "colbert_ai": "colbert-ai==0.2.22",
     "stylegan2_pytorch": "stylegan2-pytorch==1.9.0",
+    "dive_into_graphs": "dive-into-graphs==1.1.0",
+    "cogdl": "cogdl==0.6",
+    "parlai": "parlai==1.7.2",
+    "textattack": "textattack==0.3.11",
+    "scvi_tools": "scvi-tools==1.4.2",
+    "mbrl": "mbrl==0.2.0",
+    "lightweight_gan": "lightweight-gan==1.2.1",
+    "pytorchcv": "pytorchcv==0.0.74",
 }
 TORCH_VERSION = "2.13.0"
 ALL_CORPORA = ["torch"] + list(PACKAGES)
