@@ -14,7 +14,7 @@ import pytest
 import torch
 
 from flake8_torchcopy import lint_source
-from flake8_torchcopy.analysis.gradfree import JOINS, SAME_GRAD
+from flake8_torchcopy.analysis.gradfree import JOINS, SAME_GRAD, SAME_GRAD_ATTRS
 
 W = torch.randn(4, 3, requires_grad=True)
 
@@ -26,6 +26,9 @@ GRAD_FREE = {
     "cat of detached": lambda: torch.cat([W.detach()[:1], W.detach()[2:]]),
     "stack of detached": lambda: torch.stack((W.detach(), W.detach()[0:4])),
     "view of detached": lambda: W.detach().view(-1).to(torch.float64).t(),
+    "attributes of detached": lambda: W.detach().T.mT[1:].H.mH.real,
+    "imag of detached": lambda: W.detach().to(torch.complex64).imag,
+    "indices of topk": lambda: torch.topk(W, 2, dim=1).indices.to(torch.float64),
 }
 
 
@@ -45,6 +48,9 @@ def test_torch_same_grad_methods_and_joins_exist():
     t = torch.zeros(2, 2)
     for m in SAME_GRAD:
         assert callable(getattr(t, m)), m
+    c = W.to(torch.complex64)
+    for a in SAME_GRAD_ATTRS:
+        assert getattr(c, a).requires_grad and not getattr(c.detach(), a).requires_grad, a
     for j in JOINS:
         assert not getattr(torch, j)([t, t]).requires_grad, j
 
@@ -82,6 +88,7 @@ QUIET = {
     "function form": "def f(w):\n    return torch.clone(torch.detach(w)[0]).detach()\n",
     "module name": "W = torch.nn.Parameter(torch.zeros(3))\nB = W.detach()\ndef f():\n"
                    "    return B[1:].clone().detach()\n",
+    "attribute of .data": "def f(w):\n    return w.data.T.mT.clone().detach()\n",
     "two bindings": "def f(w, c):\n    p = w.detach()\n    if c:\n        p = w[1:].float().detach()\n"
                     "    return p.clone().detach()\n",
 }
@@ -95,6 +102,7 @@ REPORTED = {
     "detach with an argument": "def f(g):\n    return g.detach(1).clone().detach()\n",
     "cat with out=": "def f(w, o):\n    return torch.cat([w.detach()], out=o).clone().detach()\n",
     "cat of a comprehension": "def f(ws):\n    return torch.cat([w.detach() for w in ws]).clone().detach()\n",
+    "attribute": "def f(w):\n    return w.T.clone().detach()\n",
     "arithmetic": "def f(w):\n    p = w.detach()\n    return (p * w).clone().detach()\n",
 }
 for _change, _line in {"requires_grad_": "p.requires_grad_()", "attribute store": "p.requires_grad = True",

@@ -3,12 +3,14 @@
 ``t.clone().detach()`` costs a graph node only where ``t`` requires grad.  Some values never
 do (checked with torch in ``tests/test_grad_free.py``): the result of ``.detach()`` or
 ``torch.detach(t)``; an index of such a value (``p[i]``, ``p[:k]``), a reshaping or
-conversion method of it (``view``, ``to``, ``float``, ...), and ``torch.cat``/``torch.stack``
-of a list or tuple display of such values; and, whatever they are computed from, a comparison
+conversion method of it (``view``, ``to``, ``float``, ...) or attribute (``.T``, ``.mT``,
+``.H``, ``.mH``, ``.real``, ``.imag``: ``p.data.T``), and ``torch.cat``/``torch.stack`` of a
+list or tuple display of such values; and, whatever they are computed from, a comparison
 (``(t != -100)``: a bool tensor) and a cast to an integer or bool dtype (``t.long()``,
 ``t.bool()``), ``t.data`` (a tensor sharing ``t``'s storage outside autograd, a parameter's
 too; the ``.data`` of another object, a ``PackedSequence``'s, may require grad: a miss there),
-and ``self.X`` of an integer or bool buffer its class registers
+the indices of ``torch.topk(t, k, dim=1)`` (``max``, ``sort``...: unpacked, ``_, i = ...``,
+or read as ``.indices``), and ``self.X`` of an integer or bool buffer its class registers
 (:mod:`.intbuffers`): only floating point and complex tensors can require grad.  A name
 is followed to every binding in the scope that binds it: each must be a plain assignment of such a value (no parameter,
 unpacking, ``for``, augmented assignment, ``global``), and no read of the name may change
@@ -49,6 +51,8 @@ SAME_GRAD = frozenset("""
     view reshape unsqueeze squeeze flatten transpose permute t contiguous expand repeat
     narrow select clone to cpu cuda float double half bfloat16 long int short bool
     """.split())
+#: attributes whose result requires grad only where their receiver does (``p.data.T``)
+SAME_GRAD_ATTRS = frozenset("T mT H mH real imag".split())
 #: casts to an integer or bool dtype: their result never requires grad, whatever the receiver
 INTEGRAL_CASTS = frozenset("bool long int short byte char".split())
 #: comparisons that give a bool tensor (``is``/``in`` give a Python bool)
@@ -87,6 +91,10 @@ def certainly_no_grad(tree: ast.AST, node: ast.AST, qualname: Qualname, depth: i
     if isinstance(node, ast.Attribute):
         if node.attr == "data":
             return True  # t.data: never requires grad (a PackedSequence's .data may: a miss)
+        if node.attr == "indices" and _gives_indices(node.value):
+            return True  # torch.topk(x, 5, dim=1).indices: int64
+        if node.attr in SAME_GRAD_ATTRS:
+            return further(node.value)  # p.data.T: requires grad only where p.data does
         return integral_buffer(tree, node, qualname)  # self.X of an integer buffer the class registers
     if not isinstance(node, ast.Call):
         return False
@@ -151,11 +159,16 @@ def _indices(assign: ast.Assign, name: str) -> bool:
     must be written (an int, ``dim=``): ``torch.max(a, b)`` of two tensors is elementwise."""
     if len(assign.targets) != 1:
         return False
-    target, call = assign.targets[0], assign.value
-    if not (isinstance(target, (ast.Tuple, ast.List)) and len(target.elts) == 2
+    target = assign.targets[0]
+    return (isinstance(target, (ast.Tuple, ast.List)) and len(target.elts) == 2
             and isinstance(target.elts[1], ast.Name) and target.elts[1].id == name
             and not (isinstance(target.elts[0], ast.Name) and target.elts[0].id == name)
-            and isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+            and _gives_indices(assign.value))
+
+
+def _gives_indices(call: ast.AST) -> bool:
+    """Is ``call`` a (values, indices) pair of :func:`_indices` (``torch.topk(x, 5, dim=1)``)?"""
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
             and not any(isinstance(a, ast.Starred) for a in call.args)
             and all(k.arg is not None for k in call.keywords)):
         return False

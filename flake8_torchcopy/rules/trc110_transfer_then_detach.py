@@ -35,7 +35,7 @@ class TransferThenDetach(Rule):
         "certainly off (a `torch.no_grad()`/`inference_mode()` body or decorated function) "
         "nothing is recorded, and the rule is quiet; so it is where `t` certainly does not "
         "require grad (as TRC103 reads it: detached, `p.data`, a comparison, an integer cast, "
-        "the indices of `torch.max(t, dim)`)."
+        "the indices of `torch.max(t, dim)` or `torch.topk(t, k, dim).indices`, `p.data.T`)."
     )
     fix_safety = (
         "Safe when the data flow proves `t` a plain tensor on every path: the results are "
