@@ -73,5 +73,10 @@ def test_a_method_replaced_through_a_parenthesized_import_alias_makes_the_fix_un
     found = [f for f in lint_source(src) if f.code == "TRC101"]
     assert len(found) == 1 and found[0].fix is not None and not found[0].fix.safe
     ns: dict = {}
-    exec(compile(src.replace("torch.tensor(t)", "torch.tensor(t.clone())"), "case", "exec"), ns)
-    assert type(ns["f"](True)).__name__ == "MyT"  # the fix's t.detach() is the replaced one
+    detach = torch.Tensor.detach
+    try:  # the module replaces Tensor.detach for the whole process: put it back
+        exec(compile(src.replace("torch.tensor(t)", "torch.tensor(t.clone())"), "case", "exec"), ns)
+        assert type(ns["f"](True)).__name__ == "MyT"  # the fix's t.detach() is the replaced one
+    finally:
+        torch.Tensor.detach = detach  # type: ignore[method-assign]
+    assert torch.zeros(1).detach().__class__ is torch.Tensor
