@@ -42,6 +42,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 _NAMED_OR_MADE = (ast.Name, ast.Call)  # d["k"] of a name, f()["k"] of a dict a call made
 # expressions whose tensor result may take the class of a tensor they are computed from
+_ARRAY_INTS = frozenset({"size", "ndim", "itemsize", "nbytes"})  # Python ints of a numpy value
 _DERIVED = (ast.Call, ast.BinOp, ast.UnaryOp, ast.Subscript, ast.Attribute, ast.Compare)
 
 
@@ -274,7 +275,7 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
             if base.qualname == "torch" and attr in api.NON_TENSOR_TORCH_ATTRIBUTES:
                 return Value(NOT, qualname=q)
             return Value(qualname=q)
-        if attr in api.NON_TENSOR_ATTRIBUTES:
+        if attr in api.NON_TENSOR_ATTRIBUTES or base.array is not None and attr in _ARRAY_INTS:
             if attr == "shape" and base.sizes is not None:
                 return Value(NOT, elems=tuple(Value(NOT, mono=s) for s in base.sizes))
             return NOT_VALUE

@@ -37,6 +37,7 @@ def _return_walker_class() -> Any:
         function_of: Optional[int] = None
         walks_returns = False  # a call's value by return forms only (.walked_returns)
         returned: List[Optional[Value]] = []  # set per walk (returns_tensor)
+        returned_at: List[ast.Return] = []  # the statement of each (.somereturns)
 
         def may_match(self, node: ast.AST) -> bool:
             return node is self.target
@@ -48,6 +49,7 @@ def _return_walker_class() -> Any:
             out = super().s_Return(s)
             if self.target is not None and self.function_of == id(self.target):
                 self.returned.append(self.cache.get(id(s.value)) if s.value is not None else None)
+                self.returned_at.append(s)
             return out
 
         def function(self, func, outer, jit) -> None:
@@ -74,7 +76,7 @@ def _return_walker_class() -> Any:
             entry = self.walked.get(id(func))
             if entry is None:
                 return None
-            self.target, self.returned, self.deferred = func, [], []
+            self.target, self.returned, self.returned_at, self.deferred = func, [], [], []
             try:
                 self.function(func, entry[1], entry[2])
             except RecursionError:
@@ -95,7 +97,7 @@ def walker_of(source: str, path: str, tree: ast.Module) -> Any:
 
     w = _return_walker_class()(source, tree, NO_VISITOR, DEFAULT_OPTIONS)
     w.path = path
-    w.returned = []
+    w.returned, w.returned_at = [], []
     try:
         w.run()  # the module body; functions are only recorded (may_match is False)
     except RecursionError:

@@ -221,9 +221,21 @@ class SizeArithmetic:
             # sizes held in names of unknown kind (parameters): keep the algebra
             return Value(UNKNOWN, mono=mono)
         taint = left.permuted_by or right.permuted_by
+        if (left.mixed or right.mixed) and isinstance(op, _SOME_KEPT) \
+                and self._number(*((right, nodes[1]) if left.mixed else (left, nodes[0]))):
+            # a tensor on some paths and no tensor on the others, by a number: so is the
+            # result (``f(a) / len(b)``)
+            return Value(UNKNOWN, mixed=True, permuted_by=taint)
         if taint:  # maybe a tensor computed from a permuted one: never assumed contiguous
             return Value(UNKNOWN, permuted_by=taint)
         return UNKNOWN_VALUE
+
+    def _number(self, v: Value, node: Optional[ast.AST]) -> bool:
+        """Is ``node`` a Python number on every path: an int or float literal, or a size
+        (``len(b)``, ``x.size(0)``)?"""
+        if isinstance(node, ast.Constant) and type(node.value) is float:
+            return True
+        return node is not None and listfill._an_int(self, node, names=False)
 
     def rounded_call(self, node: ast.Call, ceil: bool) -> Value:
         """``int(a / b)``, ``math.floor(a / b)``, ``math.ceil(a / b)``: an int, a size when
@@ -278,3 +290,8 @@ def _of_self(node: ast.AST) -> bool:
     while isinstance(node, ast.Attribute):
         node = node.value
     return isinstance(node, ast.Name) and node.id in ("self", "cls")
+
+
+#: arithmetic that gives a tensor of a tensor and a Python number (checked with torch:
+#: tests/test_some_path_returns.py)
+_SOME_KEPT = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)

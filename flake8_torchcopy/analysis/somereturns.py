@@ -1,0 +1,127 @@
+"""A call of a module-level function that returns a tensor on its main path only.
+
+``levenshtein(a, b)`` where the function returns ``0`` or ``len(b)`` on its early paths and
+``torch.tensor(d[-1])`` at its end: the call is a tensor on some paths (``Value.some``;
+``mixed`` too where every other return is provably no tensor).  Rules report such a value
+without a fix (a copy on some paths only).
+
+Conservative on purpose (:func:`some_call`):
+
+- the function's name is bound once in the module (:func:`.returns.def_bound_once`), it is
+  an undecorated ``def``, no generator, and ends in a ``return`` (:func:`.returns.exits_by_return`);
+  its text names ``torch``;
+- its last statement is that ``return``, a tensor by the data-flow walk of the function
+  (its parameters unknown: :func:`.returnwalker.module_returns`), and nothing before it at
+  the top of the body leaves the function for certain (``raise``, ``return``, ``while True``);
+- no test in it picks a path by a flag or a type (:func:`_data_tests`): a test naming a
+  parameter with a default, ``*args``/``**kwargs``, a bare name, ``isinstance``/``type``/
+  ``is None``/``callable``/``hasattr``/``torch.is_tensor`` anywhere: the caller's arguments
+  could then keep every call off the tensor path (``def f(x, raw=False)``);
+- the call passes no ``True``/``False``/``None``/string literal (a mode);
+- the scope the call is in holds a word of a rule that reads tensors on some paths
+  (``tensor(``, ``Tensor(``, ``deepcopy(``, ``tolist``, ``numpy(``): the function is walked
+  only then, once per module.
+
+Methods (``self.f()``) and other modules' functions are not summarised here.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Dict, Optional
+
+from .values import NOT, TENSOR, UNKNOWN, Value
+
+_WORDS = ("tensor(", "Tensor(", "deepcopy(", "tolist", "numpy(")
+_TYPE_TESTS = frozenset({"isinstance", "type", "callable", "hasattr", "is_tensor", "issubclass"})
+
+
+def _data_tests(func: ast.FunctionDef) -> bool:
+    """Does every test in ``func`` (``if``, ``while``, ``x if c else y``, ``assert``, boolean
+    operands, comprehension conditions) test data, not a flag or a type?"""
+    from .returns import own_nodes
+    a = func.args
+    if a.vararg is not None or a.kwarg is not None:
+        return False
+    positional = a.posonlyargs + a.args
+    defaulted = {p.arg for p in positional[len(positional) - len(a.defaults):]} if a.defaults else set()
+    defaulted |= {p.arg for p in a.kwonlyargs}
+    tests = []
+    for node in own_nodes(func):
+        if isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert)):
+            tests.append(node.test)
+        elif isinstance(node, ast.BoolOp):
+            tests.extend(node.values)
+        elif isinstance(node, ast.comprehension):
+            tests.extend(node.ifs)
+        elif isinstance(node, ast.Match):
+            return False
+    for test in tests:
+        while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            test = test.operand
+        if isinstance(test, (ast.Name, ast.Attribute, ast.Constant)):
+            return False  # a flag (``if raw:``, ``if self.training:``)
+        for n in ast.walk(test):
+            if isinstance(n, ast.Name) and n.id in defaulted:
+                return False
+            if isinstance(n, ast.Compare) and any(isinstance(op, (ast.Is, ast.IsNot)) for op in n.ops):
+                return False
+            if isinstance(n, ast.Call) and (isinstance(n.func, ast.Name) and n.func.id in _TYPE_TESTS
+                                            or isinstance(n.func, ast.Attribute) and n.func.attr in _TYPE_TESTS):
+                return False
+    return True
+
+
+def _main_path(func: ast.FunctionDef) -> bool:
+    """Is the last statement a ``return`` that nothing at the top of the body keeps control from?"""
+    for s in func.body[:-1]:
+        if isinstance(s, (ast.Raise, ast.Return)):
+            return False
+        if isinstance(s, ast.While) and isinstance(s.test, ast.Constant) and s.test.value:
+            return False
+    return isinstance(func.body[-1], ast.Return) and func.body[-1].value is not None
+
+
+def _summary(ev, func: ast.FunctionDef) -> Optional[Value]:
+    """A tensor on some paths (mixed where every other return is no tensor), or None."""
+    from .returns import def_bound_once, exits_by_return
+    from .returnwalker import module_returns
+    if not exits_by_return(func) or not _main_path(func) or "torch" not in ev.idx.text(func) \
+            or not _data_tests(func) or not def_bound_once(func, ev.static_qualname):
+        return None
+    values = module_returns(ev, func)
+    walker = ev.__dict__.get("_method_walker")
+    if not values or walker is None:
+        return None
+    stmts = walker.returned_at
+    if len(stmts) != len(values):
+        return None
+    last = func.body[-1]
+    at_end = [v for s, v in zip(stmts, values) if s is last]
+    others = [v for s, v in zip(stmts, values) if s is not last]
+    if not at_end or any(v is None or v.kind != TENSOR for v in at_end) or not others:
+        return None  # every return a tensor is the other summary's (.returnwalker.walked_returns)
+    if all(v is not None and v.kind == TENSOR for v in others):
+        return None
+    # "and not on others" only where no return is None: ``if r is not None`` keeps it a tensor
+    none = any(isinstance(s.value, ast.Constant) and s.value.value is None or s.value is None
+               for s in stmts if s is not last)
+    return Value(UNKNOWN, some=True, mixed=not none and all(v is not None and v.kind == NOT for v in others))
+
+
+def some_call(ev, node: ast.Call, defn: ast.AST) -> Optional[Value]:
+    """The value of ``f(...)`` (``node``) where ``defn`` returns a tensor on its main path
+    only (the module's description); None otherwise."""
+    if not isinstance(defn, ast.FunctionDef) or not getattr(ev, "walks_returns", True):
+        return None
+    if any(isinstance(a, ast.Constant) and (a.value is None or isinstance(a.value, (bool, str, bytes)))
+           for a in list(node.args) + [k.value for k in node.keywords]):
+        return None  # a mode or a flag the function may test
+    scope = ev.closure_func
+    text = ev.source if scope is None else ev.idx.text(scope)
+    if not any(w in text for w in _WORDS):
+        return None
+    memo: Dict[int, Optional[Value]] = ev.__dict__.setdefault("_some_returns", {})
+    if id(defn) not in memo:
+        memo[id(defn)] = None  # a cycle: not known
+        memo[id(defn)] = _summary(ev, defn)
+    return memo[id(defn)]
