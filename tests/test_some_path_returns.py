@@ -104,6 +104,8 @@ QUIET = [
     (LEV + "def use(a):\n    return torch.tensor(lev(a, 'abed'))\n", None),
     ("def f(a, raw):\n    if len(a) > 3 and raw:\n        return 0\n    return torch.ones(3)\n"
      "def use(xs):\n    return torch.tensor(f(xs, True))\n", [1, 2, 3, 4]),
+    ("def f(a, w):\n    if w == 1:\n        return a\n    return torch.ones(3) * w\n"
+     "def use(xs):\n    return torch.tensor(f(xs, 1))\n", [1.0]),
     # the last return is not the tensor
     ("def f(a):\n    if len(a) == 0:\n        return torch.zeros(0)\n    return len(a)\n"
      "def use(xs):\n    return torch.tensor(f(xs))\n", [1]),
@@ -119,6 +121,10 @@ QUIET = [
     # the tensor return cannot run
     ("def f(a):\n    if len(a) == 0:\n        return 0\n    raise ValueError(a)\n    return torch.ones(1)\n"
      "def use(xs):\n    return torch.tensor(f(xs))\n", []),
+    ("def f(a):\n    if len(a) == 0:\n        return 0\n    else:\n        return 1\n    return torch.ones(1)\n"
+     "def use(xs):\n    return torch.tensor(f(xs))\n", [1]),
+    ("def f(a):\n    try:\n        return len(a)\n    except TypeError:\n        raise\n    return torch.ones(1)\n"
+     "def use(xs):\n    return torch.tensor(f(xs))\n", [1]),
     # by a value that is not a number: a sequence or a string (tensor + str raises)
     (DIST + "def use(xs, s):\n    return torch.tensor(dist(xs) + s)\n", None),
     # a method: not summarised

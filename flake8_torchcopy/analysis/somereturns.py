@@ -17,7 +17,8 @@ Conservative on purpose (:func:`some_call`):
   parameter with a default, ``*args``/``**kwargs``, a bare name, ``isinstance``/``type``/
   ``is None``/``callable``/``hasattr``/``torch.is_tensor`` anywhere: the caller's arguments
   could then keep every call off the tensor path (``def f(x, raw=False)``);
-- the call passes no ``True``/``False``/``None``/string literal (a mode);
+- the call passes no literal (``True``, ``None``, ``"mode"``, ``1``: a mode or a flag the
+  function may test) and no ``*args``/``**kwargs``;
 - the scope the call is in holds a word of a rule that reads tensors on some paths
   (``tensor(``, ``Tensor(``, ``deepcopy(``, ``tolist``, ``numpy(``): the function is walked
   only then, once per module.
@@ -71,14 +72,26 @@ def _data_tests(func: ast.FunctionDef) -> bool:
     return True
 
 
+def _leaves(stmts) -> bool:
+    """May ``stmts`` leave the function (or loop for ever) on every path: a ``return`` or
+    ``raise``, an ``if`` whose branches both do, a ``try``/``with`` whose body does, a ``while``
+    of a constant test (a ``break`` or not: counted as leaving, to be safe)?"""
+    for s in stmts:
+        if isinstance(s, (ast.Raise, ast.Return)):
+            return True
+        if isinstance(s, ast.If) and _leaves(s.body) and _leaves(s.orelse):
+            return True
+        if isinstance(s, (ast.With, ast.Try)) and _leaves(s.body):
+            return True
+        if isinstance(s, ast.While) and isinstance(s.test, ast.Constant) and s.test.value:
+            return True
+    return False
+
+
 def _main_path(func: ast.FunctionDef) -> bool:
     """Is the last statement a ``return`` that nothing at the top of the body keeps control from?"""
-    for s in func.body[:-1]:
-        if isinstance(s, (ast.Raise, ast.Return)):
-            return False
-        if isinstance(s, ast.While) and isinstance(s.test, ast.Constant) and s.test.value:
-            return False
-    return isinstance(func.body[-1], ast.Return) and func.body[-1].value is not None
+    return isinstance(func.body[-1], ast.Return) and func.body[-1].value is not None \
+        and not _leaves(func.body[:-1])
 
 
 def _summary(ev, func: ast.FunctionDef) -> Optional[Value]:
@@ -113,12 +126,17 @@ def some_call(ev, node: ast.Call, defn: ast.AST) -> Optional[Value]:
     only (the module's description); None otherwise."""
     if not isinstance(defn, ast.FunctionDef) or not getattr(ev, "walks_returns", True):
         return None
-    if any(isinstance(a, ast.Constant) and (a.value is None or isinstance(a.value, (bool, str, bytes)))
-           for a in list(node.args) + [k.value for k in node.keywords]):
-        return None  # a mode or a flag the function may test
+    passed = list(node.args) + [k.value for k in node.keywords]
+    if any(isinstance(a, (ast.Constant, ast.Starred))
+           or isinstance(a, ast.UnaryOp) and isinstance(a.operand, ast.Constant) for a in passed) \
+            or any(k.arg is None for k in node.keywords):
+        return None  # a literal (a mode, a flag, ``f(x, 1)``) the function may test; ``*a``, ``**kw``
     scope = ev.closure_func
-    text = ev.source if scope is None else ev.idx.text(scope)
-    if not any(w in text for w in _WORDS):
+    consumes: Dict[int, bool] = ev.__dict__.setdefault("_some_scopes", {})
+    if id(scope) not in consumes:  # once per scope
+        text = ev.source if scope is None else ev.idx.text(scope)
+        consumes[id(scope)] = any(w in text for w in _WORDS)
+    if not consumes[id(scope)]:
         return None
     memo: Dict[int, Optional[Value]] = ev.__dict__.setdefault("_some_returns", {})
     if id(defn) not in memo:
