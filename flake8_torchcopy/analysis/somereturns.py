@@ -36,9 +36,13 @@ _WORDS = ("tensor(", "Tensor(", "deepcopy(", "tolist", "numpy(")
 _TYPE_TESTS = frozenset({"isinstance", "type", "callable", "hasattr", "is_tensor", "issubclass"})
 
 
+_TESTED = (ast.If, ast.While, ast.IfExp, ast.Assert)
+
+
 def _data_tests(func: ast.FunctionDef) -> bool:
     """Does every test in ``func`` (``if``, ``while``, ``x if c else y``, ``assert``, boolean
-    operands, comprehension conditions) test data, not a flag or a type?"""
+    operands, comprehension conditions) test data, not a flag or a type?  False for a
+    generator too (one pass over the function's own nodes)."""
     from .returns import own_nodes
     a = func.args
     if a.vararg is not None or a.kwarg is not None:
@@ -48,26 +52,33 @@ def _data_tests(func: ast.FunctionDef) -> bool:
     defaulted |= {p.arg for p in a.kwonlyargs}
     tests = []
     for node in own_nodes(func):
-        if isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert)):
+        t = type(node)
+        if t in _TESTED:
             tests.append(node.test)
-        elif isinstance(node, ast.BoolOp):
+        elif t is ast.BoolOp:
             tests.extend(node.values)
-        elif isinstance(node, ast.comprehension):
+        elif t is ast.comprehension:
             tests.extend(node.ifs)
-        elif isinstance(node, ast.Match):
+        elif t is ast.Match or t is ast.Yield or t is ast.YieldFrom:
             return False
-    for test in tests:
-        while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-            test = test.operand
-        if isinstance(test, (ast.Name, ast.Attribute, ast.Constant)):
-            return False  # a flag (``if raw:``, ``if self.training:``)
-        for n in ast.walk(test):
-            if isinstance(n, ast.Name) and n.id in defaulted:
-                return False
-            if isinstance(n, ast.Compare) and any(isinstance(op, (ast.Is, ast.IsNot)) for op in n.ops):
-                return False
-            if isinstance(n, ast.Call) and (isinstance(n.func, ast.Name) and n.func.id in _TYPE_TESTS
-                                            or isinstance(n.func, ast.Attribute) and n.func.attr in _TYPE_TESTS):
+    return all(_data_test(test, defaulted) for test in tests)
+
+
+def _data_test(test: ast.AST, defaulted) -> bool:
+    while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        test = test.operand
+    if isinstance(test, (ast.Name, ast.Attribute, ast.Constant)):
+        return False  # a flag (``if raw:``, ``if self.training:``)
+    for n in ast.walk(test):
+        t = type(n)
+        if t is ast.Name and n.id in defaulted:  # type: ignore[attr-defined]
+            return False
+        if t is ast.Compare and any(type(op) in (ast.Is, ast.IsNot) for op in n.ops):  # type: ignore[attr-defined]
+            return False
+        if t is ast.Call:
+            f = n.func  # type: ignore[attr-defined]
+            name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
+            if name in _TYPE_TESTS:
                 return False
     return True
 
@@ -96,10 +107,13 @@ def _main_path(func: ast.FunctionDef) -> bool:
 
 def _summary(ev, func: ast.FunctionDef) -> Optional[Value]:
     """A tensor on some paths (mixed where every other return is no tensor), or None."""
-    from .returns import def_bound_once, exits_by_return
+    from .returns import def_bound_once
     from .returnwalker import module_returns
-    if not exits_by_return(func) or not _main_path(func) or "torch" not in ev.idx.text(func) \
-            or not _data_tests(func) or not def_bound_once(func, ev.static_qualname):
+    if func.decorator_list or not _main_path(func):
+        return None  # (it ends in a return: with no yield, .returns.exits_by_return holds)
+    text = ev.idx.text(func)  # the cheap tests first: two returns or more, torch named
+    if "torch" not in text or text.count("return") < 2 or not def_bound_once(func, ev.static_qualname) \
+            or not _data_tests(func):
         return None
     values = module_returns(ev, func)
     walker = ev.__dict__.get("_method_walker")
