@@ -86,6 +86,12 @@ class TorchTensorCopy(Rule):
             "copy-constructs from a tensor whatever the other binds; reported, no fix",
         ),
         Example(
+            code="import torch\ndef dist(a):\n    if len(a) == 0:\n        return 0\n"
+            "    return torch.zeros(len(a)).sum()\ny = torch.tensor(dist([1.0]))\n",
+            note="a module function's return: an int on its early path, a tensor at its end (no "
+            "flag or type test picks the path): reported, no fix",
+        ),
+        Example(
             code="import torch\nt = torch.randn(3)\ny = torch.tensor(t)\n",
             fixed="import torch\nt = torch.randn(3)\ny = t.detach().clone()\n",
             verify=("torch.tensor(t)", "t.detach().clone()"),
