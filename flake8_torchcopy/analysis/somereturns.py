@@ -42,7 +42,7 @@ _TESTED = (ast.If, ast.While, ast.IfExp, ast.Assert)
 def _data_tests(func: ast.FunctionDef) -> bool:
     """Does every test in ``func`` (``if``, ``while``, ``x if c else y``, ``assert``, boolean
     operands, comprehension conditions) test data, not a flag or a type?  False for a
-    generator too (one pass over the function's own nodes)."""
+    generator too, and for a function of one ``return`` (one pass over its own nodes)."""
     from .returns import own_nodes
     a = func.args
     if a.vararg is not None or a.kwarg is not None:
@@ -51,9 +51,12 @@ def _data_tests(func: ast.FunctionDef) -> bool:
     defaulted = {p.arg for p in positional[len(positional) - len(a.defaults):]} if a.defaults else set()
     defaulted |= {p.arg for p in a.kwonlyargs}
     tests = []
+    returns = 0
     for node in own_nodes(func):
         t = type(node)
-        if t in _TESTED:
+        if t is ast.Return:
+            returns += 1
+        elif t in _TESTED:
             tests.append(node.test)
         elif t is ast.BoolOp:
             tests.extend(node.values)
@@ -61,7 +64,7 @@ def _data_tests(func: ast.FunctionDef) -> bool:
             tests.extend(node.ifs)
         elif t is ast.Match or t is ast.Yield or t is ast.YieldFrom:
             return False
-    return all(_data_test(test, defaulted) for test in tests)
+    return returns > 1 and all(_data_test(test, defaulted) for test in tests)
 
 
 def _data_test(test: ast.AST, defaulted) -> bool:
@@ -100,9 +103,20 @@ def _leaves(stmts) -> bool:
 
 
 def _main_path(func: ast.FunctionDef) -> bool:
-    """Is the last statement a ``return`` that nothing at the top of the body keeps control from?"""
-    return isinstance(func.body[-1], ast.Return) and func.body[-1].value is not None \
-        and not _leaves(func.body[:-1])
+    """Is the last statement a ``return`` that nothing at the top of the body keeps control
+    from, of a form that may be a tensor (not a display or literal, a parameter as it came or
+    a function the body defines)?"""
+    from .returnwalker import _NEVER_TENSOR
+    last = func.body[-1]
+    if not isinstance(last, ast.Return) or last.value is None or isinstance(last.value, _NEVER_TENSOR):
+        return False
+    if isinstance(last.value, ast.Name):
+        a = func.args
+        named = {p.arg for p in a.posonlyargs + a.args + a.kwonlyargs}
+        named |= {d.name for d in func.body if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+        if last.value.id in named:
+            return False
+    return not _leaves(func.body[:-1])
 
 
 def _summary(ev, func: ast.FunctionDef) -> Optional[Value]:
@@ -112,7 +126,7 @@ def _summary(ev, func: ast.FunctionDef) -> Optional[Value]:
     if func.decorator_list or not _main_path(func):
         return None  # (it ends in a return: with no yield, .returns.exits_by_return holds)
     text = ev.idx.text(func)  # the cheap tests first: two returns or more, torch named
-    if "torch" not in text or text.count("return") < 2 or not def_bound_once(func, ev.static_qualname) \
+    if "torch" not in text or text.count("return ") < 2 or not def_bound_once(func, ev.static_qualname) \
             or not _data_tests(func):
         return None
     values = module_returns(ev, func)
