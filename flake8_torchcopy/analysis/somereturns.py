@@ -8,9 +8,10 @@ without a fix (a copy on some paths only).
 Conservative on purpose (:func:`some_call`):
 
 - the function's name is bound once in the module (:func:`.returns.def_bound_once`), it is
-  an undecorated ``def``, no generator, and ends in a ``return`` (:func:`.returns.exits_by_return`);
-  its text names ``torch``;
-- its last statement is that ``return``, a tensor by the data-flow walk of the function
+  an undecorated ``def``, no generator, and ends in a ``return`` (as
+  :func:`.returns.exits_by_return`); its text names ``torch``; it has two returns or more;
+- its last statement is that ``return``, of a form that may be a tensor (no display or
+  literal, no parameter as it came), a tensor by the data-flow walk of the function
   (its parameters unknown: :func:`.returnwalker.module_returns`), and nothing before it at
   the top of the body leaves the function for certain (``raise``, ``return``, ``while True``);
 - no test in it picks a path by a flag or a type (:func:`_data_tests`): a test naming a
