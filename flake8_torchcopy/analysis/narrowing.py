@@ -11,7 +11,8 @@ leaves the names it narrows unknown in its branches (:func:`note_flags`).  And
 ``if len(v) > 0: ...`` followed at once by ``if len(v) < 1 or ...:``: where the second test is
 false the first was true (its body did not run where it was false, so ``v`` is as it was), so
 the second's false branch starts from the end of the first's body, not from the join
-(:func:`false_entry`).
+(:func:`false_entry`): only with the ``len`` test first (an earlier disjunct may change ``v``),
+and a tensor it proves has unsafe fixes (a ``__len__`` may answer otherwise the second time).
 """
 from __future__ import annotations
 
@@ -166,6 +167,8 @@ def narrow_isinstance(ev, name: str, types: ast.AST) -> Narrowed:
     return {}, {}
 
 
+LEN_TWICE = "it is proven only by len() read twice (a __len__ may change its answer)"
+
 _OPS = {ast.Lt: int.__lt__, ast.LtE: int.__le__, ast.Gt: int.__gt__, ast.GtE: int.__ge__,
         ast.Eq: int.__eq__, ast.NotEq: int.__ne__}
 _SIZES = frozenset(range(66))  # len(v) OP n, n < 64: the same answer for every k above 65
@@ -221,7 +224,7 @@ def after_if(ev, s: ast.If, yes: dict, no: dict, env_t, t_end: bool) -> None:
 def false_entry(ev, s: ast.If, entry):
     """Where the false branch of ``s`` starts: the end of the previous ``if``'s body when ``s``
     false proves that ``if``'s test true (a disjunct of ``s``, false, leaves only sizes the
-    first test holds for)."""
+    first test holds for; only the first disjunct, and its tensors carry :data:`LEN_TWICE`)."""
     prior, ev.last_len_if = ev.last_len_if, None
     if prior is None or not _siblings(ev, prior[0], s):
         return entry
@@ -230,8 +233,11 @@ def false_entry(ev, s: ast.If, entry):
         else [s.test]
     if first is None or any(isinstance(n, ast.NamedExpr) for n in walk(s.test)):
         return entry
-    for part in parts:
-        other = _len_test(ev, part)
-        if other is not None and other[0] == first[0] and _SIZES - other[1] <= first[1]:
-            return prior[1]
-    return entry
+    # only the first disjunct: one before it runs first and may change v (`fill(v) or len(v) < 1`)
+    other = _len_test(ev, parts[0])
+    if other is None or other[0] != first[0] or not _SIZES - other[1] <= first[1]:
+        return entry
+    # a tensor only the first body binds is proven by len() read twice: a __len__ may answer
+    # otherwise the second time (then the join's value reaches here), so its fixes are unsafe
+    return {k: v.with_(caveat=LEN_TWICE) if v.kind == TENSOR and v.caveat is None and entry.get(k) is not v
+            else v for k, v in prior[1].items()}
