@@ -7,6 +7,10 @@ body, assuming the two ``len(v)`` reads agree.  They need not:
   ``x.detach().clone()`` (AttributeError).  Only the first disjunct is read now.
 * a ``__len__`` may answer otherwise the second time: a tensor only the first body binds is
   proven by two ``len()`` reads, so its fix is unsafe (``LEN_TWICE``); the report stays.
+* TRC112: ``torch.tensor(v)[None].to(d)`` -> ``torch.tensor(v, device=d)[None]`` was SAFE for a
+  ``d`` that may be the meta device (a name, ``x.device``, ``"meta"``), where torch.tensor checks
+  no data: a ragged ``v`` raises ValueError on the host and gives a (2, 2) meta tensor; so do
+  ints beyond int64, and ``torch.full((3,), 1e40)`` (no overflow check on meta).
 Each shown with torch: the default (safe) fix of the old code changes what the function does.
 """
 import textwrap
@@ -99,3 +103,73 @@ def test_the_len_test_first_still_proves_the_first_body():
     # tensor from the first body the report stays, unsafe, and says why
     found = [f for f in lint_source(COUNTING) if f.code == "TRC101"]
     assert "on some paths" not in found[0].message
+
+
+# TRC112: on the meta device a factory skips the work that checks its data (torch.tensor unpacks
+# nothing, full and scalar_tensor fill nothing), so building there is not building on the host and
+# moving: the fix is safe only where the target is certainly not meta, or the data is tame
+META = """
+import torch
+
+
+def to_name(v, d):
+    return torch.tensor(v).to(device=d)
+
+
+def to_device_of(v, x):
+    return torch.tensor(v)[None].to(x.device)
+
+
+def to_literal(v):
+    return torch.tensor(v).T.to("meta")
+
+
+def full_to(v, d):
+    return torch.full((3,), v).to(device=d)
+
+
+def tame(d):
+    return torch.tensor([[1, 2], [-3, 4.5]]).to(device=d)
+
+
+def to_cuda(v):
+    return torch.tensor(v).to("cuda")
+"""
+
+
+def _call(src, name, *args):
+    ns: dict = {}
+    exec(compile(src, "<review14>", "exec"), ns)
+    try:
+        out = ns[name](*args)
+    except (ValueError, RuntimeError) as e:
+        return type(e).__name__
+    return tuple(out.shape), out.dtype, out.device.type
+
+
+@pytest.mark.parametrize("name, args, folded", [
+    ("to_name", ([[1, 2], [3]], "meta"), "torch.tensor(v, device=d)"),
+    ("to_name", ([1, 2**70], "meta"), "torch.tensor(v, device=d)"),
+    ("to_device_of", ([[1, 2], [3]], torch.zeros(1, device="meta")), "torch.tensor(v, device=x.device)[None]"),
+    ("to_literal", ([[1, 2], [3]],), 'torch.tensor(v, device="meta").T'),
+    ("full_to", (1e40, "meta"), "torch.full((3,), v, device=d)"),
+])
+def test_building_on_meta_skips_the_data_checks_with_torch(name, args, folded):
+    line = next(ln for ln in META.splitlines() if ln.startswith(f"def {name}("))
+    body = META.split(line)[1].split("\n\n")[0]
+    original = f"import torch\n{line}{body}\n"
+    fixed = f"import torch\n{line}\n    return {folded}\n"
+    assert _call(original, name, *args) in ("ValueError", "RuntimeError")
+    assert _call(fixed, name, *args)[2] == "meta"
+
+
+def test_meta_may_be_the_target_so_no_safe_fix():
+    by_line = {f.line: f for f in lint_source(META) if f.code == "TRC112"}
+    lines = {ln.split("(")[0][4:]: i + 1 for i, ln in enumerate(META.splitlines()) if ln.startswith("def ")}
+    for name in ("to_name", "to_device_of", "to_literal", "full_to"):
+        f = by_line[lines[name] + 1]
+        assert f.fix is None or not f.fix.safe, name
+    assert by_line[lines["tame"] + 1].fix.safe  # numbers in a rectangle: nothing to check
+    assert by_line[lines["to_cuda"] + 1].fix.safe  # never meta
+    assert _call(META, "tame", "meta") == _call(
+        "import torch\ndef tame(d):\n    return torch.tensor([[1, 2], [-3, 4.5]], device=d)\n", "tame", "meta")

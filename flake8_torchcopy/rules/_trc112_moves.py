@@ -202,3 +202,45 @@ def reduction_of_unknown(a: ast.AST, ctx, depth: int = 0) -> bool:
 #: text names, or a ``with`` of something a device flows into: where the ``with`` is not
 #: around it, ``.to("cpu")`` of a host factory is quiet)
 DEFAULT_DEVICE = "the module may set a default device"
+
+
+# factories that check their data on the host (torch.tensor unpacks it: a ragged list or an int
+# beyond int64 raises; full and scalar_tensor convert the fill value: 1e40 to float32 raises) and
+# skip that on the meta device, which holds no data: torch.tensor([[1, 2], [3]], device="meta")
+# is a (2, 2) tensor (checked with torch)
+CHECKS_DATA = frozenset({"tensor", "full", "scalar_tensor"})
+
+
+def never_meta(node: ast.Call, dev: Optional[ast.AST], ctx) -> bool:
+    """The move's target is certainly not the meta device: ``.cuda()``, a string literal or a
+    ``torch.device`` of one (not a name, not ``x.device``: a meta tensor's is meta)."""
+    if node.func.attr == "cuda":  # type: ignore[attr-defined]
+        return True
+    if isinstance(dev, ast.Call) and ctx.qualname(dev.func) == "torch.device" and dev.args:
+        dev = dev.args[0]
+    return isinstance(dev, ast.Constant) and isinstance(dev.value, str) and not dev.value.startswith("meta")
+
+
+def tame_data(name: str, args: list, fkw: dict) -> bool:
+    """Factory data the host accepts: numbers of at most 1e38 (0 to 127 under ``dtype=``),
+    in a rectangular display for ``torch.tensor``: nothing there for the meta device to skip."""
+    bound = (0, 127) if "dtype" in fkw else (-1e38, 1e38)
+
+    def tame(a: ast.AST) -> bool:
+        sign = 1
+        if isinstance(a, ast.UnaryOp) and isinstance(a.op, ast.USub):
+            a, sign = a.operand, -1
+        v = a.value if isinstance(a, ast.Constant) else None
+        return type(v) in (int, float, bool) and bound[0] <= sign * float(v) <= bound[1]  # type: ignore[arg-type]
+    if name == "tensor":
+        data = args[0] if args else None
+        rows = data.elts if isinstance(data, (ast.List, ast.Tuple)) else None
+        inner = [r.elts for r in rows or () if isinstance(r, (ast.List, ast.Tuple))]
+        if rows and len(inner) == len(rows):
+            return len({len(r) for r in inner}) == 1 and all(tame(e) for r in inner for e in r)
+        return rows is not None and all(tame(e) for e in rows) or data is not None and tame(data)
+    if name == "full":
+        value = args[1] if len(args) > 1 else fkw["fill_value"].value if "fill_value" in fkw else None
+    else:
+        value = args[0] if args else fkw["s"].value if "s" in fkw else None
+    return value is not None and tame(value)

@@ -7,7 +7,17 @@ from typing import TYPE_CHECKING, Optional
 from ._common import LEGACY_CONSTRUCTOR_NAMES, call_with_keyword, keywords, short, text_fix
 from ._trc112_chain import HOST_ATTRS, HOST_VIEWS, op_args, plain_arg, through_host_ops
 from ._trc112_joined import JOINS, host_factory, joined_factories, report_joined
-from ._trc112_moves import DEFAULT_DEVICE, DTYPES, TENSOR_CASTS, fails_alike, move_target, on_the_host
+from ._trc112_moves import (
+    CHECKS_DATA,
+    DEFAULT_DEVICE,
+    DTYPES,
+    TENSOR_CASTS,
+    fails_alike,
+    move_target,
+    never_meta,
+    on_the_host,
+    tame_data,
+)
 from .base import CalledThen, Example, Rule, calls_pattern
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -111,7 +121,11 @@ class FactoryThenTransfer(Rule):
         "ops with arguments other than numbers and names make the fix unsafe (the device would "
         "be read before them); so does a device given by a call other than `torch.device(...)` "
         "or by `:=` (`.to(device=pick())`): it would run before the factory, which may raise "
-        "(`torch.zeros(-1)`)."
+        "(`torch.zeros(-1)`). `tensor`, `full` and `scalar_tensor` built on the meta device check "
+        "no data (`torch.tensor([[1, 2], [3]], device=\"meta\")` is a (2, 2) tensor, on the host a "
+        "ValueError; `torch.full((3,), 1e40, device=\"meta\")` does not overflow): their fix is unsafe "
+        "unless the target is certainly not meta (`.cuda()`, a string literal or `torch.device` of one) "
+        "or the data is numbers in a rectangle (0 to 127 under `dtype=`)."
     )
     triggers = (("torch", ".to("), ("torch", ".cuda("))
     # in a function: a call's result or a name moved, and a factory by name (``from torch
@@ -309,6 +323,8 @@ class FactoryThenTransfer(Rule):
         if kind == "tensor" and ctx.fix_caveat(node.args[0]) is not None or kind == "device" and node.args \
                 and isinstance(dev, ast.Attribute) and dev.attr == "device" and ctx.fix_caveat(dev.value) is not None:
             safe = False  # t, x.device of what may be a subclass or a __torch_function__ object
+        if name in CHECKS_DATA and not never_meta(node, dev, ctx) and not tame_data(name, inner.args, fkw):
+            safe = False  # on the meta device the data is not checked: ragged lists, overflows
         if kind == "tensor" and name != "ones":  # t of any dtype: zeros(3).to(t) of a torch.bits8 t
             safe = False  # raises, zeros(3, dtype=torch.bits8) does not; eye of a uint16 t the other way
         if any(d is not None and not _inert(d, ctx) for d in (dev, tkw_values.get("dtype"))):
