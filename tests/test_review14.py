@@ -173,3 +173,27 @@ def test_meta_may_be_the_target_so_no_safe_fix():
     assert by_line[lines["to_cuda"] + 1].fix.safe  # never meta
     assert _call(META, "tame", "meta") == _call(
         "import torch\ndef tame(d):\n    return torch.tensor([[1, 2], [-3, 4.5]], device=d)\n", "tame", "meta")
+
+
+ARRAY = """
+import numpy as np
+import torch
+
+
+def arr(d):
+    a = np.zeros((2, 3), dtype=np.float16)
+    return torch.tensor(a).to(device=d)
+"""
+
+
+def test_a_numpy_array_is_converted_whole_before_meta_is_looked_at():
+    # torch.tensor converts an ndarray before it looks at the device: meta checks what the host does
+    (f,) = [f for f in lint_source(ARRAY) if f.code == "TRC112"]
+    assert f.fix.safe
+    fixed = ARRAY.replace("torch.tensor(a).to(device=d)", "torch.tensor(a, device=d)")
+    assert _call(fixed, "arr", "meta") == _call(ARRAY, "arr", "meta") == ((2, 3), torch.float16, "meta")
+    import numpy as np
+    for bad in (np.array([1, 2], dtype=">i4"), np.arange(4)[::-1], np.array(["x"], dtype=object)):
+        for device in (None, "meta"):
+            with pytest.raises((ValueError, TypeError)):
+                torch.tensor(bad, device=device)

@@ -221,9 +221,10 @@ def never_meta(node: ast.Call, dev: Optional[ast.AST], ctx) -> bool:
     return isinstance(dev, ast.Constant) and isinstance(dev.value, str) and not dev.value.startswith("meta")
 
 
-def tame_data(name: str, args: list, fkw: dict) -> bool:
+def tame_data(name: str, args: list, fkw: dict, ctx) -> bool:
     """Factory data the host accepts: numbers of at most 1e38 (0 to 127 under ``dtype=``),
-    in a rectangular display for ``torch.tensor``: nothing there for the meta device to skip."""
+    in a rectangular display for ``torch.tensor``, or a numpy array (converted whole before
+    the meta device is looked at: checked with torch): nothing for the meta device to skip."""
     bound = (0, 127) if "dtype" in fkw else (-1e38, 1e38)
 
     def tame(a: ast.AST) -> bool:
@@ -234,6 +235,8 @@ def tame_data(name: str, args: list, fkw: dict) -> bool:
         return type(v) in (int, float, bool) and bound[0] <= sign * float(v) <= bound[1]  # type: ignore[arg-type]
     if name == "tensor":
         data = args[0] if args else None
+        if data is not None and ctx.is_array(data) and "dtype" not in fkw:
+            return True
         rows = data.elts if isinstance(data, (ast.List, ast.Tuple)) else None
         inner = [r.elts for r in rows or () if isinstance(r, (ast.List, ast.Tuple))]
         if rows and len(inner) == len(rows):

@@ -125,7 +125,8 @@ class FactoryThenTransfer(Rule):
         "no data (`torch.tensor([[1, 2], [3]], device=\"meta\")` is a (2, 2) tensor, on the host a "
         "ValueError; `torch.full((3,), 1e40, device=\"meta\")` does not overflow): their fix is unsafe "
         "unless the target is certainly not meta (`.cuda()`, a string literal or `torch.device` of one) "
-        "or the data is numbers in a rectangle (0 to 127 under `dtype=`)."
+        "or the data is numbers in a rectangle (0 to 127 under `dtype=`) or a numpy array (converted "
+        "whole first)."
     )
     triggers = (("torch", ".to("), ("torch", ".cuda("))
     # in a function: a call's result or a name moved, and a factory by name (``from torch
@@ -323,7 +324,7 @@ class FactoryThenTransfer(Rule):
         if kind == "tensor" and ctx.fix_caveat(node.args[0]) is not None or kind == "device" and node.args \
                 and isinstance(dev, ast.Attribute) and dev.attr == "device" and ctx.fix_caveat(dev.value) is not None:
             safe = False  # t, x.device of what may be a subclass or a __torch_function__ object
-        if name in CHECKS_DATA and not never_meta(node, dev, ctx) and not tame_data(name, inner.args, fkw):
+        if name in CHECKS_DATA and not never_meta(node, dev, ctx) and not tame_data(name, inner.args, fkw, ctx):
             safe = False  # on the meta device the data is not checked: ragged lists, overflows
         if kind == "tensor" and name != "ones":  # t of any dtype: zeros(3).to(t) of a torch.bits8 t
             safe = False  # raises, zeros(3, dtype=torch.bits8) does not; eye of a uint16 t the other way
