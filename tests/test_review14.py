@@ -197,3 +197,51 @@ def test_a_numpy_array_is_converted_whole_before_meta_is_looked_at():
         for device in (None, "meta"):
             with pytest.raises((ValueError, TypeError)):
                 torch.tensor(bad, device=device)
+
+
+# TRC112 through a view op: the fix builds on the device and views there, so its result is a view
+# (of a tensor nothing else holds) where the move gave a fresh tensor; detach_() raises on a view,
+# and so does an in-place change with grad of a view made under no_grad
+HIDDEN = """
+import torch
+
+
+def hidden(d):
+    h = torch.zeros(2, 3).unsqueeze(0).to(device=d)
+    h.detach_()
+    return h
+
+
+def under_no_grad(d, w):
+    with torch.no_grad():
+        h = torch.zeros(2, 3).T.to(device=d)
+    h.add_(w)
+    return h
+
+
+def operand(d, x):
+    return x - torch.zeros(2, 3)[None].to(device=d)
+"""
+OLD_HIDDEN = HIDDEN.replace("torch.zeros(2, 3).unsqueeze(0).to(device=d)", "torch.zeros(2, 3, device=d).unsqueeze(0)") \
+    .replace("torch.zeros(2, 3).T.to(device=d)", "torch.zeros(2, 3, device=d).T")
+
+
+@pytest.mark.parametrize("device", ["meta"])  # a move that copies (on the host .to("cpu") is itself)
+def test_the_view_the_old_fix_returns_raises_where_the_moved_tensor_does_not_with_torch(device):
+    ns: dict = {}
+    exec(compile(HIDDEN, "<review14>", "exec"), ns)
+    old: dict = {}
+    exec(compile(OLD_HIDDEN, "<review14>", "exec"), old)
+    w = torch.ones(3, 2, device=device, requires_grad=True)
+    assert ns["hidden"](device).shape == (1, 2, 3)
+    assert ns["under_no_grad"](device, w).requires_grad
+    with pytest.raises(RuntimeError, match="view"):
+        old["hidden"](device)
+    with pytest.raises(RuntimeError, match="view"):
+        old["under_no_grad"](device, w)
+
+
+def test_a_view_held_after_the_fix_is_unsafe_an_operand_is_not():
+    found = {f.line: f for f in lint_source(HIDDEN) if f.code == "TRC112"}
+    assert not found[6].fix.safe and not found[13].fix.safe
+    assert found[19].fix.safe  # at once an operand: nothing holds the view

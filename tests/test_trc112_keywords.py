@@ -49,7 +49,7 @@ FIXED = [
     ("def f():\n    x = torch.randn(3, device='cuda')\n    device = x.device\n"
      "    return torch.ones(3).view(1, 3).to(device)\n",
      "def f():\n    x = torch.randn(3, device='cuda')\n    device = x.device\n"
-     "    return torch.ones(3, device=device).view(1, 3)\n", True),
+     "    return torch.ones(3, device=device).view(1, 3)\n", False),  # a view returned: detach_() raises
     ("def f(r):\n    dev = torch.device(f'cuda:{r}')\n    return torch.tensor([1, 2]).to(dev)\n",
      "def f(r):\n    dev = torch.device(f'cuda:{r}')\n    return torch.tensor([1, 2], device=dev)\n", True),
     ("def f():\n    dev = 'cuda:1'\n    return torch.eye(2).to(dev)\n",

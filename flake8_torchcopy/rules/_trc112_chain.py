@@ -56,3 +56,23 @@ def plain_arg(a: ast.AST) -> bool:
     if isinstance(a, ast.UnaryOp) and isinstance(a.op, ast.USub):
         a = a.operand
     return isinstance(a, ast.Constant) or isinstance(a, ast.Name)
+
+
+
+# what an operand of arithmetic or a comparison stands next to: the result holds no view
+_OPERATORS = ("+", "-", "*", "/", "%", "@", "&", "|", "^", "<", ">", "==", "!=", "<=", ">=")
+
+
+def view_kept(chain: list, node: ast.AST, ctx) -> bool:
+    """Built on the device, a view op in ``chain`` leaves the fix's result a view, where the
+    move gave a fresh tensor: ``detach_()`` of a view raises, and so does changing in place with
+    grad a view made under ``no_grad`` (checked with torch).  False where the chain holds only
+    casts (they copy, or return the factory's own tensor), or the result is at once an operand of
+    arithmetic or a comparison (``x - m.view(-1, 1).to(d)``), which holds no view of it."""
+    if all(isinstance(c, ast.Call) and getattr(c.func, "attr", None) in TENSOR_CASTS for c in chain):
+        return False
+    start, end = ctx.start(node), ctx.end(node)
+    before, after = ctx.source[max(0, start - 400):start].rstrip(), ctx.source[end:end + 400].lstrip()
+    operand = before.endswith(_OPERATORS) and "#" not in before[before.rfind("\n") + 1:] \
+        or after.startswith(_OPERATORS)
+    return not operand

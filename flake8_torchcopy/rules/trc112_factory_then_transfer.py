@@ -5,7 +5,7 @@ import ast
 from typing import TYPE_CHECKING, Optional
 
 from ._common import LEGACY_CONSTRUCTOR_NAMES, call_with_keyword, keywords, short, text_fix
-from ._trc112_chain import HOST_ATTRS, HOST_VIEWS, op_args, plain_arg, through_host_ops
+from ._trc112_chain import HOST_ATTRS, HOST_VIEWS, op_args, plain_arg, through_host_ops, view_kept
 from ._trc112_joined import JOINS, host_factory, joined_factories, report_joined
 from ._trc112_moves import (
     CHECKS_DATA,
@@ -115,7 +115,9 @@ class FactoryThenTransfer(Rule):
         "(`[None]`, `[:, None]`), `.int()`-style casts): `.to()` keeps the strides "
         "of a dense tensor, so `torch.tensor(m, device=d).view(-1, 1, 1)` has the values, dtype, "
         "device and strides of `torch.tensor(m).view(-1, 1, 1).to(d)` (it is a view of a tensor "
-        "nothing else holds, where the move gave a fresh one). Not through `expand`, slices or other indexes "
+        "nothing else holds, where the move gave a fresh one: unsafe unless the result is at once an "
+        "operand of arithmetic or a comparison, as `detach_()` raises on a view, and so does an in-place "
+        "change with grad of a view made under `no_grad`). Not through `expand`, slices or other indexes "
         "(the move materialises them). A cast in between is safe only after `zeros`, `ones`, "
         "`eye` (a float out of an integer's range casts to what the device's hardware gives), and "
         "ops with arguments other than numbers and names make the fix unsafe (the device would "
@@ -175,10 +177,11 @@ class FactoryThenTransfer(Rule):
         ),
         Example(
             code="import torch\ndef f():\n    y = torch.randn(3, device='cuda')\n"
-            "    return torch.tensor([123.675, 116.28, 103.53]).view(-1, 1, 1).to(y.device)\n",
+            "    return y - torch.tensor([123.675, 116.28, 103.53]).view(-1, 1, 1).to(y.device)\n",
             fixed="import torch\ndef f():\n    y = torch.randn(3, device='cuda')\n"
-            "    return torch.tensor([123.675, 116.28, 103.53], device=y.device).view(-1, 1, 1)\n",
-            note="a view in between: built on the device, then viewed there (same strides)",
+            "    return y - torch.tensor([123.675, 116.28, 103.53], device=y.device).view(-1, 1, 1)\n",
+            note="a view in between: built on the device, then viewed there (same strides); safe as "
+            "an operand (a view held by a name may meet detach_(), which raises on a view)",
         ),
         Example(
             code="import torch\nacc = torch.zeros(5).to(torch.float64)\n",
@@ -339,7 +342,7 @@ class FactoryThenTransfer(Rule):
             # out of an integer's range (nan, 1e10 to int) gives what the device's hardware gives
             safe = safe and all(plain_arg(a) for c in chain for a in op_args(c)) \
                 and not (any(isinstance(c, ast.Call) and getattr(c.func, "attr", None) in TENSOR_CASTS for c in chain)
-                         and name not in _DTYPE_EXACT)
+                         and name not in _DTYPE_EXACT) and not view_kept(chain, node, ctx)
         # last: these scan the whole module the first time (2 s on 25,000 lines; a mode would see no `to`)
         safe = safe and ctx.module_caveat is None and ctx.fix_blocker is None and not ctx.may_replace_torch(name) \
             and (fails_alike(ctx, kind, dev, tkw_values.get("dtype")) or not ctx.device_error_may_be_handled)
