@@ -32,7 +32,8 @@ Two groups, both fetched by default:
   pytorch-transformers, sample-factory, simpletransformers, texar-pytorch,
   recbole, mmhuman3d, bayesian-torch, mmrazor, deepod, mmselfsup, colbert-ai,
   stylegan2-pytorch, dive-into-graphs, cogdl, parlai, textattack, scvi-tools, mbrl,
-  lightweight-gan, pytorchcv),
+  lightweight-gan, pytorchcv, imagen-pytorch, audiolm-pytorch, sb3-contrib,
+  torchensemble, torch-audiomentations, imitation),
   labelled in ``benchmarks/labels.csv`` like the first group
   (docs/evaluation.md, "Research-style code").
 
@@ -199,6 +200,12 @@ RESEARCH_PACKAGES: Dict[str, str] = {
     "mbrl": "mbrl==0.2.0",
     "lightweight_gan": "lightweight-gan==1.2.1",
     "pytorchcv": "pytorchcv==0.0.74",
+    "imagen_pytorch": "imagen-pytorch==2.1.0",
+    "audiolm_pytorch": "audiolm-pytorch==2.4.0",
+    "sb3_contrib": "sb3-contrib==2.9.2",
+    "torchensemble": "torchensemble==0.2.0",
+    "torch_audiomentations": "torch-audiomentations==0.12.0",
+    "imitation": "imitation==1.0.1",
 }
 TORCH_VERSION = "2.13.0"
 ALL_CORPORA = ["torch"] + list(PACKAGES)
