@@ -33,7 +33,8 @@ Two groups, both fetched by default:
   recbole, mmhuman3d, bayesian-torch, mmrazor, deepod, mmselfsup, colbert-ai,
   stylegan2-pytorch, dive-into-graphs, cogdl, parlai, textattack, scvi-tools, mbrl,
   lightweight-gan, pytorchcv, imagen-pytorch, audiolm-pytorch, sb3-contrib,
-  torchensemble, torch-audiomentations, imitation),
+  torchensemble, torch-audiomentations, imitation, dalle-pytorch, mmfewshot,
+  torch-spatiotemporal, pytorch-adapt, cellpose),
   labelled in ``benchmarks/labels.csv`` like the first group
   (docs/evaluation.md, "Research-style code").
 
@@ -206,6 +207,11 @@ RESEARCH_PACKAGES: Dict[str, str] = {
     "torchensemble": "torchensemble==0.2.0",
     "torch_audiomentations": "torch-audiomentations==0.12.0",
     "imitation": "imitation==1.0.1",
+    "dalle_pytorch": "dalle-pytorch==1.6.6",
+    "mmfewshot": "mmfewshot==0.1.0",
+    "torch_spatiotemporal": "torch-spatiotemporal==0.9.5",
+    "pytorch_adapt": "pytorch-adapt==0.0.83",
+    "cellpose": "cellpose==4.2.1.1",
 }
 TORCH_VERSION = "2.13.0"
 ALL_CORPORA = ["torch"] + list(PACKAGES)
