@@ -34,7 +34,8 @@ Two groups, both fetched by default:
   stylegan2-pytorch, dive-into-graphs, cogdl, parlai, textattack, scvi-tools, mbrl,
   lightweight-gan, pytorchcv, imagen-pytorch, audiolm-pytorch, sb3-contrib,
   torchensemble, torch-audiomentations, imitation, dalle-pytorch, mmfewshot,
-  torch-spatiotemporal, pytorch-adapt, cellpose),
+  torch-spatiotemporal, pytorch-adapt, cellpose, mmedit, torchio, lpips, x-clip,
+  perceiver-pytorch, lightning-flash),
   labelled in ``benchmarks/labels.csv`` like the first group
   (docs/evaluation.md, "Research-style code").
 
@@ -212,6 +213,12 @@ RESEARCH_PACKAGES: Dict[str, str] = {
     "torch_spatiotemporal": "torch-spatiotemporal==0.9.5",
     "pytorch_adapt": "pytorch-adapt==0.0.83",
     "cellpose": "cellpose==4.2.1.1",
+    "mmedit": "mmedit==0.16.1",
+    "torchio": "torchio==1.2.1",
+    "lpips": "lpips==0.1.4",
+    "x_clip": "x-clip==0.14.4",
+    "perceiver_pytorch": "perceiver-pytorch==0.11.0",
+    "lightning_flash": "lightning-flash==0.8.2",
 }
 TORCH_VERSION = "2.13.0"
 ALL_CORPORA = ["torch"] + list(PACKAGES)
