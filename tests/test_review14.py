@@ -245,3 +245,32 @@ def test_a_view_held_after_the_fix_is_unsafe_an_operand_is_not():
     found = {f.line: f for f in lint_source(HIDDEN) if f.code == "TRC112"}
     assert not found[6].fix.safe and not found[13].fix.safe
     assert found[19].fix.safe  # at once an operand: nothing holds the view
+
+
+CHOSEN = """
+import torch
+
+
+def chosen(data, cuda):
+    device = torch.device("cuda" if cuda else "cpu")
+    return torch.tensor(data).to(device)
+
+
+def chosen_meta(data, cuda):
+    device = torch.device("cuda" if cuda else "meta")
+    return torch.tensor(data).to(device)
+"""
+
+
+def test_a_device_chosen_between_literals_none_meta_keeps_the_safe_fix():
+    """``device = torch.device("cuda" if cuda else "cpu")`` (its one binding) is never meta: the
+    data is checked on the host either way (funasr ``dsqn/train.py``); one branch "meta" is not."""
+    by_line = {f.line: f for f in lint_source(CHOSEN) if f.code == "TRC112"}
+    assert by_line[7].fix.safe and not by_line[12].fix.safe
+    ragged = [[1, 2], [3]]
+    assert _call(CHOSEN, "chosen", ragged, False) == "ValueError"
+    fixed = fix_source(CHOSEN)
+    assert "torch.tensor(data, device=device)" in fixed.split("def chosen_meta")[0]
+    assert _call(fixed, "chosen", ragged, False) == "ValueError"
+    assert _call(CHOSEN.replace("torch.tensor(data).to(device)", "torch.tensor(data, device=device)"),
+                 "chosen_meta", ragged, False)[2] == "meta"  # where meta may be chosen it would not raise

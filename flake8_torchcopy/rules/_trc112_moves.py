@@ -212,12 +212,22 @@ CHECKS_DATA = frozenset({"tensor", "full", "scalar_tensor"})
 
 
 def never_meta(node: ast.Call, dev: Optional[ast.AST], ctx) -> bool:
-    """The move's target is certainly not the meta device: ``.cuda()``, a string literal or a
-    ``torch.device`` of one (not a name, not ``x.device``: a meta tensor's is meta)."""
+    """The move's target is certainly not the meta device: ``.cuda()``, a string literal, a
+    ``torch.device`` of one, a conditional choosing between such, or a name bound once to one
+    (``device = torch.device("cuda" if cuda else "cpu")``); not ``x.device``: a meta tensor's
+    is meta."""
     if node.func.attr == "cuda":  # type: ignore[attr-defined]
         return True
+    if isinstance(dev, ast.Name):
+        dev = ctx.only_assignment(dev)
+    return _not_meta(dev, ctx)
+
+
+def _not_meta(dev: Optional[ast.AST], ctx) -> bool:
     if isinstance(dev, ast.Call) and ctx.qualname(dev.func) == "torch.device" and dev.args:
         dev = dev.args[0]
+    if isinstance(dev, ast.IfExp):
+        return _not_meta(dev.body, ctx) and _not_meta(dev.orelse, ctx)
     return isinstance(dev, ast.Constant) and isinstance(dev.value, str) and not dev.value.startswith("meta")
 
 
