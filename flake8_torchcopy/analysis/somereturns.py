@@ -13,13 +13,18 @@ Conservative on purpose (:func:`some_call`):
 - its last statement is that ``return``, of a form that may be a tensor (no display or
   literal, no parameter as it came), a tensor by the data-flow walk of the function
   (its parameters unknown: :func:`.returnwalker.module_returns`), and nothing before it at
-  the top of the body leaves the function for certain (``raise``, ``return``, ``while True``);
+  the top of the body leaves the function for certain (``raise``, ``return``, ``while True``,
+  ``sys.exit(1)``, a module function that only raises, ``for _ in range(1): return``);
 - no test in it picks a path by a flag or a type (:func:`_data_tests`): a test naming a
   parameter with a default, ``*args``/``**kwargs``, a bare name, ``isinstance``/``type``/
   ``is None``/``callable``/``hasattr``/``torch.is_tensor`` anywhere: the caller's arguments
-  could then keep every call off the tensor path (``def f(x, raw=False)``);
+  could then keep every call off the tensor path (``def f(x, raw=False)``); a parameter tested
+  as a number (``k > 0``, ``len(a) > k``, through ``m = k``) unless compared with another
+  parameter (``source == target``); a module global (``if K > 0``);
 - the call passes no literal (``True``, ``None``, ``"mode"``, ``1``: a mode or a flag the
-  function may test) and no ``*args``/``**kwargs``;
+  function may test) and no ``*args``/``**kwargs``; no display (``f([])``), walrus or name
+  bound to a literal (``k = 1; f(x, k)``, a module ``EMPTY = ()``) or bound in neither the
+  calling function nor the module;
 - the scope the call is in holds a word of a rule that reads tensors on some paths
   (``tensor(``, ``Tensor(``, ``deepcopy(``, ``tolist``, ``numpy(``): the function is walked
   only then, once per module.
@@ -51,7 +56,10 @@ def _data_tests(func: ast.FunctionDef) -> bool:
     positional = a.posonlyargs + a.args
     defaulted = {p.arg for p in positional[len(positional) - len(a.defaults):]} if a.defaults else set()
     defaulted |= {p.arg for p in a.kwonlyargs}
+    params = {p.arg for p in positional + a.kwonlyargs}
+    bound = set(params)
     tests = []
+    copies = []
     returns = 0
     for node in own_nodes(func):
         t = type(node)
@@ -65,45 +73,122 @@ def _data_tests(func: ast.FunctionDef) -> bool:
             tests.extend(node.ifs)
         elif t is ast.Match or t is ast.Yield or t is ast.YieldFrom:
             return False
-    return returns > 1 and all(_data_test(test, defaulted) for test in tests)
+        elif t is ast.Name and not isinstance(node.ctx, ast.Load):
+            bound.add(node.id)
+        elif t is ast.Assign or t is ast.NamedExpr or t is ast.AnnAssign or t is ast.AugAssign:
+            copies.append(node)
+        elif t in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+            bound.add(node.name)
+        elif t is ast.alias:
+            bound.add((node.asname or node.name).split(".")[0])
+    if returns < 2:
+        return False
+    grew = True  # a local computed from a parameter as a number is one too (``m = mode``)
+    while grew:
+        grew = False
+        for c in copies:
+            targets = c.targets if isinstance(c, ast.Assign) else [c.target]
+            if c.value is not None and _scalar(c.value, params):
+                for n in targets:
+                    if isinstance(n, ast.Name) and n.id not in params:
+                        params.add(n.id)
+                        grew = True
+    return all(_data_test(test, defaulted, params, bound) for test in tests)
 
 
-def _data_test(test: ast.AST, defaulted) -> bool:
+def _scalar(node: ast.AST, params) -> bool:
+    """Is ``node`` a parameter as it came, or arithmetic on one (``k``, ``k - 1``, ``-k``)?"""
+    while True:
+        if isinstance(node, ast.Name):
+            return node.id in params
+        if isinstance(node, ast.UnaryOp):
+            node = node.operand
+        elif isinstance(node, ast.BinOp):
+            if _scalar(node.left, params):
+                return True
+            node = node.right
+        else:
+            return False
+
+
+def _data_test(test: ast.AST, defaulted, params=frozenset(), bound=None) -> bool:
     while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         test = test.operand
     if isinstance(test, (ast.Name, ast.Attribute, ast.Constant)):
         return False  # a flag (``if raw:``, ``if self.training:``)
+    called: set = set()
+    if bound is not None:  # comprehension variables
+        bound = bound | {n.id for n in ast.walk(test) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
     for n in ast.walk(test):
         t = type(n)
         if t is ast.Name and n.id in defaulted:  # type: ignore[attr-defined]
             return False
-        if t is ast.Compare and any(type(op) in (ast.Is, ast.IsNot) for op in n.ops):  # type: ignore[attr-defined]
-            return False
+        if t is ast.Compare:
+            if any(type(op) in (ast.Is, ast.IsNot) for op in n.ops):  # type: ignore[attr-defined]
+                return False
+            sides = [n.left] + n.comparators  # type: ignore[attr-defined]
+            # a parameter tested as a number or a mode (``k > 0``, ``len(a) > k``): the caller
+            # may pass one that decides the test (``k = 1; f(x, k)``); two parameters
+            # compared (``source == target``) stay data
+            if any(_scalar(s, params) for s in sides) \
+                    and not all(isinstance(s, ast.Name) and s.id in params for s in sides):
+                return False
         if t is ast.Call:
             f = n.func  # type: ignore[attr-defined]
+            called.update(id(c) for c in ast.walk(f))
             name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
             if name in _TYPE_TESTS:
                 return False
+        elif t is ast.Name and bound is not None and id(n) not in called \
+                and n.id not in bound and isinstance(n.ctx, ast.Load):  # type: ignore[attr-defined]
+            return False  # a module global (``if K > 0:``, ``K = 1``): a flag
     return True
 
 
-def _leaves(stmts) -> bool:
+_EXITS = frozenset({"exit", "quit", "_exit", "abort"})  # sys.exit, os._exit, os.abort, exit()
+
+
+def _leaves(stmts, raisers=frozenset()) -> bool:
     """May ``stmts`` leave the function (or loop for ever) on every path: a ``return`` or
-    ``raise``, an ``if`` whose branches both do, a ``try``/``with`` whose body does, a ``while``
-    of a constant test (a ``break`` or not: counted as leaving, to be safe)?"""
+    ``raise``, an ``if`` whose branches both do (or of a test of no name whose body does), a
+    ``try``/``with`` whose body does, a ``while`` of a test of no name (a ``break`` or not:
+    counted as leaving, to be safe), a ``for`` over a fixed non-empty sequence whose body does,
+    a call of ``sys.exit``/``os._exit``/``exit`` or of a module function in ``raisers``?"""
     for s in stmts:
         if isinstance(s, (ast.Raise, ast.Return)):
             return True
-        if isinstance(s, ast.If) and _leaves(s.body) and _leaves(s.orelse):
+        if isinstance(s, ast.If) and _leaves(s.body, raisers) and (_literal(s.test) or _leaves(s.orelse, raisers)):
             return True
-        if isinstance(s, (ast.With, ast.Try)) and _leaves(s.body):
+        if isinstance(s, (ast.With, ast.Try)) and _leaves(s.body, raisers):
             return True
-        if isinstance(s, ast.While) and isinstance(s.test, ast.Constant) and s.test.value:
+        if isinstance(s, ast.While) and _literal(s.test):
             return True
+        if isinstance(s, ast.For) and _literal(s.iter) and _leaves(s.body, raisers):
+            return True
+        if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call):
+            f = s.value.func
+            name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
+            if name in _EXITS or name in raisers:
+                return True
     return False
 
 
-def _main_path(func: ast.FunctionDef) -> bool:
+def _raisers(tree: ast.AST) -> frozenset:
+    """The module's functions that never return: annotated ``NoReturn``/``Never``, or of no
+    ``return`` and a body that leaves (``raise ValueError(m)``)."""
+    from .returns import own_nodes
+    out = set()
+    for d in getattr(tree, "body", ()):
+        if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            r = d.returns
+            ann = r.id if isinstance(r, ast.Name) else r.attr if isinstance(r, ast.Attribute) else None
+            if ann in ("NoReturn", "Never") or not any(isinstance(n, ast.Return) for n in own_nodes(d)) \
+                    and _leaves(d.body):
+                out.add(d.name)
+    return frozenset(out)
+
+
+def _main_path(func: ast.FunctionDef, tree: Optional[ast.AST] = None) -> bool:
     """Is the last statement a ``return`` that nothing at the top of the body keeps control
     from, of a form that may be a tensor (not a display or literal, a parameter as it came or
     a function the body defines)?"""
@@ -117,14 +202,15 @@ def _main_path(func: ast.FunctionDef) -> bool:
         named |= {d.name for d in func.body if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
         if last.value.id in named:
             return False
-    return not _leaves(func.body[:-1])
+    called = any(isinstance(s, ast.Expr) and isinstance(s.value, ast.Call) for s in func.body[:-1])
+    return not _leaves(func.body[:-1], _raisers(tree) if called and tree is not None else frozenset())
 
 
 def _summary(ev, func: ast.FunctionDef) -> Optional[Value]:
     """A tensor on some paths (mixed where every other return is no tensor), or None."""
     from .returns import def_bound_once
     from .returnwalker import module_returns
-    if func.decorator_list or not _main_path(func):
+    if func.decorator_list or not _main_path(func, getattr(ev, "tree", None)):
         return None  # (it ends in a return: with no yield, .returns.exits_by_return holds)
     text = ev.idx.text(func)  # the cheap tests first: two returns or more, torch named
     if "torch" not in text or text.count("return ") < 2 or not def_bound_once(func, ev.static_qualname) \
@@ -150,6 +236,54 @@ def _summary(ev, func: ast.FunctionDef) -> Optional[Value]:
     return Value(UNKNOWN, some=True, mixed=not none and all(v is not None and v.kind == NOT for v in others))
 
 
+_DISPLAYS = (ast.List, ast.Tuple, ast.Set, ast.Dict, ast.JoinedStr, ast.NamedExpr)
+_MAKERS = frozenset({"list", "tuple", "set", "dict", "frozenset", "str", "bytes", "int", "float", "bool",
+                     "range"})
+
+
+def _literal(node: ast.AST) -> bool:
+    """Is ``node`` a value the code fixes (a display, ``()``, ``"a" * 2``, ``list()``, ``k := 1``):
+    no name in it but a builtin maker's?"""
+    if isinstance(node, _DISPLAYS):
+        return True
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _MAKERS:
+        return all(_literal(a) for a in node.args) and not node.keywords
+    return not any(isinstance(n, (ast.Name, ast.Attribute, ast.Subscript, ast.Call)) for n in ast.walk(node))
+
+
+def _fixed(ev, arg: ast.AST) -> bool:
+    """Is the argument ``arg`` a literal, or a name some binding of which (in the calling
+    function, else the module) is one, or a name bound in neither (a closure's, a builtin)?"""
+    from .returns import own_nodes
+    if not isinstance(arg, ast.Name):
+        return _literal(arg)
+    scope = ev.closure_func
+    for body in ((scope,) if scope is not None else ()) + (ev.tree,):
+        nodes = own_nodes(body) if body is scope else _module_nodes(body)
+        seen = body is scope and arg.id in {p.arg for p in ast.walk(scope.args) if isinstance(p, ast.arg)}
+        for n in nodes:
+            if isinstance(n, ast.Name) and n.id == arg.id and not isinstance(n.ctx, ast.Load):
+                seen = True
+            elif isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr)) \
+                    and n.value is not None and _literal(n.value) \
+                    and any(isinstance(t, ast.Name) and t.id == arg.id
+                            for t in (n.targets if isinstance(n, ast.Assign) else [n.target])):
+                return True
+        if seen:
+            return False
+    return True
+
+
+def _module_nodes(tree: ast.AST):
+    from .scopes import SCOPES
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        yield node
+        if node is tree or not isinstance(node, SCOPES):
+            stack.extend(ast.iter_child_nodes(node))
+
+
 def some_call(ev, node: ast.Call, defn: ast.AST) -> Optional[Value]:
     """The value of ``f(...)`` (``node``) where ``defn`` returns a tensor on its main path
     only (the module's description); None otherwise."""
@@ -171,4 +305,6 @@ def some_call(ev, node: ast.Call, defn: ast.AST) -> Optional[Value]:
     if id(defn) not in memo:
         memo[id(defn)] = None  # a cycle: not known
         memo[id(defn)] = _summary(ev, defn)
+    if memo[id(defn)] is None or any(_fixed(ev, a) for a in passed):
+        return None  # a display, a name bound to a constant: it may decide every test
     return memo[id(defn)]
