@@ -87,7 +87,7 @@ class TorchTensorCopy(Rule):
         ),
         Example(
             code="import torch\ndef dist(a):\n    if len(a) == 0:\n        return 0\n"
-            "    return torch.zeros(len(a)).sum()\ny = torch.tensor(dist([1.0]))\n",
+            "    return torch.zeros(len(a)).sum()\ndef use(xs):\n    return torch.tensor(dist(xs))\n",
             note="a module function's return: an int on its early path, a tensor at its end (no "
             "flag or type test picks the path): reported, no fix",
         ),
