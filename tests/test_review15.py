@@ -6,6 +6,8 @@ TRC101/102/105/106/108 reported it.  The tensor path may never run as the call i
   name bound to a constant (``k = 1; dist(xs, k)``, a module ``ONE = 1``, ``k := 1``), a display
   (``dist([])``, ``xs = []; dist(xs)``), or a parameter the function compares as a number
   (``if k > 0``, ``if len(a) > k``, through ``m = mode``) however the caller computes it;
+* a name bound otherwise than by ``n = <no literal>`` (``for xs in ([], ())``, ``a, b = "x", "x"``,
+  ``with nullcontext([]) as xs``) or changed in place (``xs.clear()``, ``xs[:] = []``, ``del xs[:]``);
 * the function tests a module global (``if K > 0`` with ``K = 1``);
 * the function leaves before its last return, unseen: ``sys.exit``/``exit``/``os._exit``, a
   helper that always raises (``-> NoReturn`` or a body of one ``raise``), ``while 1 > 0``, a
@@ -64,6 +66,16 @@ WRONG = [
     (DIST + "def use():\n    xs = []\n    return torch.tensor(dist(xs))\n", ()),
     (DIST + "EMPTY = ()\ndef use():\n    return torch.tensor(dist(EMPTY))\n", ()),
     (LEV + "def use():\n    a = 'abc'\n    b = 'abc'\n    return torch.Tensor(lev(a, b))\n", ()),
+    # a name bound otherwise than plainly, or changed in place: empty or equal on every run
+    (DIST + "def use():\n    for xs in ([], ()):\n        torch.tensor(dist(xs))\n", ()),
+    (DIST + "for xs in ([], ()):\n    torch.tensor(dist(xs))\ndef use():\n    pass\n", ()),
+    (DIST + "def use():\n    return [torch.tensor(dist(xs)) for xs in ([], [])]\n", ()),
+    (LEV + "def use():\n    a, b = 'abc', 'abc'\n    return torch.Tensor(lev(a, b))\n", ()),
+    (DIST + "def use(data):\n    xs = list(data)\n    xs.clear()\n    return torch.tensor(dist(xs))\n", ([1.0],)),
+    (DIST + "def use(data):\n    xs = list(data)\n    xs[:] = []\n    return torch.tensor(dist(xs))\n", ([1.0],)),
+    (DIST + "def use(data):\n    xs = list(data)\n    del xs[:]\n    return torch.tensor(dist(xs))\n", ([1.0],)),
+    (DIST + "import contextlib\ndef use():\n    with contextlib.nullcontext([]) as xs:\n"
+     "        return torch.tensor(dist(xs))\n", ()),
     # a module global picks the path
     ("K = 1\ndef dist(a):\n    if K > 0:\n        return 0\n    return torch.zeros(len(a)).sum()\n"
      "def use(xs):\n    return torch.tensor(dist(xs))\n", ([1.0],)),

@@ -252,26 +252,46 @@ def _literal(node: ast.AST) -> bool:
 
 
 def _fixed(ev, arg: ast.AST) -> bool:
-    """Is the argument ``arg`` a literal, or a name some binding of which (in the calling
-    function, else the module) is one, or a name bound in neither (a closure's, a builtin)?"""
+    """May the argument ``arg`` be fixed by the code: a literal, or a name bound (in the calling
+    function, else the module) otherwise than by parameters and plain ``n = <no literal>``
+    (a literal, ``for n in ([], ())``, ``a, b = "x", "x"``, ``n += ...``, ``with ... as n``),
+    changed in place (``n.clear()``, ``n[:] = []``, ``del n[:]``), or bound in neither?"""
     from .returns import own_nodes
     if not isinstance(arg, ast.Name):
         return _literal(arg)
+    name = arg.id
     scope = ev.closure_func
     for body in ((scope,) if scope is not None else ()) + (ev.tree,):
         nodes = own_nodes(body) if body is scope else _module_nodes(body)
-        seen = body is scope and arg.id in {p.arg for p in ast.walk(scope.args) if isinstance(p, ast.arg)}
+        seen = body is scope and name in {p.arg for p in ast.walk(scope.args) if isinstance(p, ast.arg)}
+        stores = plain = 0
         for n in nodes:
-            if isinstance(n, ast.Name) and n.id == arg.id and not isinstance(n.ctx, ast.Load):
-                seen = True
-            elif isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr)) \
-                    and n.value is not None and _literal(n.value) \
-                    and any(isinstance(t, ast.Name) and t.id == arg.id
-                            for t in (n.targets if isinstance(n, ast.Assign) else [n.target])):
-                return True
-        if seen:
+            t = type(n)
+            if t is ast.Name and n.id == name and not isinstance(n.ctx, ast.Load):
+                stores += 1
+            elif t is ast.Assign or t is ast.AnnAssign:
+                targets = n.targets if t is ast.Assign else [n.target]
+                if any(isinstance(g, ast.Name) and g.id == name for g in targets):
+                    plain += len(targets) == 1 and n.value is not None and not _literal(n.value)
+                if _changes(targets, name):
+                    return True
+            elif t is ast.AugAssign or t is ast.Delete:
+                if _changes(n.targets if t is ast.Delete else [n.target], name):
+                    return True
+            elif t is ast.Expr and isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Attribute) \
+                    and isinstance(n.value.func.value, ast.Name) and n.value.func.value.id == name:
+                return True  # ``n.clear()``, ``n.pop()``
+        if stores != plain:
+            return True
+        if seen or stores:
             return False
     return True
+
+
+def _changes(targets, name: str) -> bool:
+    """Do ``targets`` store into ``name``'s items or attributes (``n[:] = []``, ``del n[0]``)?"""
+    return any(isinstance(g, (ast.Subscript, ast.Attribute)) and isinstance(g.value, ast.Name)
+               and g.value.id == name for t in targets for g in ast.walk(t))
 
 
 def _module_nodes(tree: ast.AST):
