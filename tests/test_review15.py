@@ -20,6 +20,7 @@ import textwrap
 import warnings
 
 import pytest
+import torch
 
 from flake8_torchcopy import lint_source
 
@@ -125,3 +126,32 @@ def test_data_tests_stay_reported():
                 LEV + "def use(a):\n    b = a[::-1]\n    return torch.Tensor(lev(a, b))\n"):
         (f,) = _findings(src)
         assert "is a tensor on some paths" in f.message and f.fix is None
+
+
+RETAIN = """
+import torch
+
+
+def h(n, d):
+    w = torch.zeros(n, requires_grad=True).to(d)
+    w.retain_grad()
+    return w
+
+
+def k(d):
+    w = torch.ones(3).requires_grad_().to(d)
+    w.retain_grad()
+    return w
+"""
+
+
+def test_trc111_quiet_where_retain_grad_fills_the_grad():
+    """TRC111 said the moved copy's ``.grad`` stays None after ``backward()``: not where the
+    module calls ``retain_grad()``, which fills the ``.grad`` of a tensor that is no leaf."""
+    assert [f for f in lint_source(RETAIN) if f.code == "TRC111"] == []
+    ns: dict = {}
+    exec(RETAIN, ns)
+    for w in (ns["h"](3, torch.float64), ns["k"](torch.float64)):  # a copy: no leaf
+        assert not w.is_leaf
+        w.sum().backward()
+        assert w.grad is not None

@@ -40,7 +40,9 @@ class LeafLostToTransfer(Rule):
         "tensor flagged by `requires_grad_()` and then moved (`.to`, `.cuda`: "
         "`torch.eye(n).repeat(k, 1).requires_grad_().cuda()`, `x.clone().requires_grad_().to(d)`); "
         "of something not proven a tensor it is not reported (`Module.requires_grad_()` returns "
-        "the module, whose `.cuda()` moves it in place), nor before a cast (its dtype is not known)."
+        "the module, whose `.cuda()` moves it in place), nor before a cast (its dtype is not known). "
+        "Nothing is reported in a module that calls `retain_grad()`, which fills the `.grad` of a "
+        "tensor that is not a leaf."
     )
     fix_safety = (
         "Unsafe, on purpose: the fix makes the result a leaf, which changes what `backward()` "
@@ -96,8 +98,8 @@ class LeafLostToTransfer(Rule):
         if not (isinstance(func, ast.Attribute) and func.attr in _TRANSFERS):
             return
         inner = func.value
-        if not isinstance(inner, ast.Call):
-            return
+        if not isinstance(inner, ast.Call) or "retain_grad" in ctx.source:
+            return  # ``w.retain_grad()`` fills the .grad of a tensor that is not a leaf
         q = ctx.qualname(inner.func) or ""
         if isinstance(inner.func, ast.Attribute) and inner.func.attr == "requires_grad_":
             self.check_flagged(node, inner, ctx)
