@@ -155,3 +155,21 @@ def test_trc111_quiet_where_retain_grad_fills_the_grad():
         assert not w.is_leaf
         w.sum().backward()
         assert w.grad is not None
+
+
+@pytest.mark.parametrize("call", ["lev(a)", "lev(a, b, a)", "lev(a, u=b)", "lev(a, s=b)"])
+def test_a_call_that_cannot_bind_raises_and_is_quiet(call):
+    """A call that passes too few, too many or unknown arguments raises TypeError: the
+    tensor path never runs."""
+    src = LEV + f"def use(a, b):\n    return torch.tensor({call})\n"
+    assert _findings(src) == []
+    ns: dict = {}
+    exec(compile(HEAD + src, "<r15>", "exec"), ns)
+    with pytest.raises(TypeError):
+        ns["use"]("ab", "cd")
+
+
+def test_a_call_that_binds_by_keyword_stays_reported():
+    src = LEV + "def use(a, b):\n    return torch.tensor(lev(a, target=b))\n"
+    (f,) = _findings(src)
+    assert "is a tensor on some paths" in f.message

@@ -294,6 +294,17 @@ def _changes(targets, name: str) -> bool:
                and g.value.id == name for t in targets for g in ast.walk(t))
 
 
+def _binds(a: ast.arguments, node: ast.Call) -> bool:
+    """Does ``node`` pass what ``a`` asks for (no default, no ``*``/``**``: :func:`_data_tests`):
+    every parameter once, by position or keyword, and nothing else (else it raises TypeError)?"""
+    positional = [p.arg for p in a.posonlyargs + a.args]
+    named = [k.arg for k in node.keywords]
+    by_name = {p.arg for p in a.args + a.kwonlyargs}
+    return len(node.args) <= len(positional) and len(set(named)) == len(named) \
+        and all(k in by_name and k not in positional[:len(node.args)] for k in named) \
+        and len(node.args) + len(named) == len(positional) + len(a.kwonlyargs)
+
+
 def _module_nodes(tree: ast.AST):
     from .scopes import SCOPES
     stack = [tree]
@@ -325,6 +336,6 @@ def some_call(ev, node: ast.Call, defn: ast.AST) -> Optional[Value]:
     if id(defn) not in memo:
         memo[id(defn)] = None  # a cycle: not known
         memo[id(defn)] = _summary(ev, defn)
-    if memo[id(defn)] is None or any(_fixed(ev, a) for a in passed):
+    if memo[id(defn)] is None or not _binds(defn.args, node) or any(_fixed(ev, a) for a in passed):
         return None  # a display, a name bound to a constant: it may decide every test
     return memo[id(defn)]
