@@ -77,6 +77,8 @@ WRONG = [
     (DIST + "def use(data):\n    xs = list(data)\n    del xs[:]\n    return torch.tensor(dist(xs))\n", ([1.0],)),
     (DIST + "import contextlib\ndef use():\n    with contextlib.nullcontext([]) as xs:\n"
      "        return torch.tensor(dist(xs))\n", ()),
+    (DIST + "def outer():\n    xs = []\n    def inner():\n        return torch.tensor(dist(xs))\n    return inner\n"
+     "def use():\n    return outer()()\n", ()),  # a closure's empty list
     # a module global picks the path
     ("K = 1\ndef dist(a):\n    if K > 0:\n        return 0\n    return torch.zeros(len(a)).sum()\n"
      "def use(xs):\n    return torch.tensor(dist(xs))\n", ([1.0],)),
