@@ -79,6 +79,14 @@ WRONG = [
      "        return torch.tensor(dist(xs))\n", ()),
     (DIST + "def outer():\n    xs = []\n    def inner():\n        return torch.tensor(dist(xs))\n    return inner\n"
      "def use():\n    return outer()()\n", ()),  # a closure's empty list
+    # a setting of a parameter a class or a dict(...) fixes
+    ("class C:\n    mode = 'fast'\ndef dist(a, cfg):\n    if cfg.mode == 'fast':\n        return 0\n"
+     "    return torch.zeros(len(a)).sum()\ndef use(xs):\n    cfg = C()\n    return torch.tensor(dist(xs, cfg))\n",
+     ([1.0],)),
+    ("def dist(a, cfg):\n    if cfg['mode'] == 'fast':\n        return 0\n    return torch.zeros(len(a)).sum()\n"
+     "def use(xs):\n    cfg = dict(mode='fast')\n    return torch.tensor(dist(xs, cfg))\n", ([1.0],)),
+    ("def dist(a, cfg):\n    if cfg['mode'] == 'fast':\n        return 0\n    return torch.zeros(len(a)).sum()\n"
+     "def use(xs):\n    cfg = {}\n    cfg['mode'] = 'fast'\n    return torch.tensor(dist(xs, cfg))\n", ([1.0],)),
     # a module global picks the path
     ("K = 1\ndef dist(a):\n    if K > 0:\n        return 0\n    return torch.zeros(len(a)).sum()\n"
      "def use(xs):\n    return torch.tensor(dist(xs))\n", ([1.0],)),

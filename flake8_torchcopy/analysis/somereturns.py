@@ -20,7 +20,8 @@ Conservative on purpose (:func:`some_call`):
   ``is None``/``callable``/``hasattr``/``torch.is_tensor`` anywhere: the caller's arguments
   could then keep every call off the tensor path (``def f(x, raw=False)``); a parameter tested
   as a number (``k > 0``, ``len(a) > k``, through ``m = k``) unless compared with another
-  parameter (``source == target``); a module global (``if K > 0``);
+  parameter (``source == target``); an attribute of a parameter (``cfg.mode``) or an item of
+  one compared with a string, bool or None; a module global (``if K > 0``);
 - the call passes no literal (``True``, ``None``, ``"mode"``, ``1``: a mode or a flag the
   function may test) and no ``*args``/``**kwargs``; no display (``f([])``), walrus or name
   bound to a literal (``k = 1; f(x, k)``, a module ``EMPTY = ()``) or bound in neither the
@@ -111,6 +112,20 @@ def _scalar(node: ast.AST, params) -> bool:
             return False
 
 
+def _mode(side: ast.AST, params, sides) -> bool:
+    """Is ``side`` a setting of a parameter: an attribute of one (``cfg.mode == "fast"``,
+    ``opt.k > 0``: a class may fix it), or an item of one compared with a string, a bool or
+    None (``cfg["mode"] == "fast"``)?"""
+    node, attr = side, isinstance(side, ast.Attribute)
+    if not isinstance(node, (ast.Attribute, ast.Subscript)):
+        return False
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        node = node.value
+    if not (isinstance(node, ast.Name) and node.id in params):
+        return False
+    return attr or any(isinstance(o, ast.Constant) and type(o.value) not in (int, float) for o in sides)
+
+
 def _data_test(test: ast.AST, defaulted, params=frozenset(), bound=None) -> bool:
     while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         test = test.operand
@@ -132,6 +147,8 @@ def _data_test(test: ast.AST, defaulted, params=frozenset(), bound=None) -> bool
             # compared (``source == target``) stay data
             if any(_scalar(s, params) for s in sides) \
                     and not all(isinstance(s, ast.Name) and s.id in params for s in sides):
+                return False
+            if any(_mode(s, params, sides) for s in sides):
                 return False
         if t is ast.Call:
             f = n.func  # type: ignore[attr-defined]
@@ -247,7 +264,7 @@ def _literal(node: ast.AST) -> bool:
     if isinstance(node, _DISPLAYS):
         return True
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _MAKERS:
-        return all(_literal(a) for a in node.args) and not node.keywords
+        return all(_literal(a) for a in node.args) and all(_literal(k.value) for k in node.keywords)
     return not any(isinstance(n, (ast.Name, ast.Attribute, ast.Subscript, ast.Call)) for n in ast.walk(node))
 
 
