@@ -21,9 +21,9 @@ on paths the join of an ``if`` invents (:mod:`flake8_torchcopy.analysis.narrowin
   the first's body.
 """
 import textwrap
-import warnings
 
 import torch
+from round_helpers import run_warnings
 
 from flake8_torchcopy import lint_source
 
@@ -32,13 +32,7 @@ def _found(source):
     return sorted((f.line, f.code) for f in lint_source(textwrap.dedent(source)))
 
 
-def _run(source, name, *args):
-    ns: dict = {}
-    exec(textwrap.dedent(source), ns)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        ns[name](*args)
-    return [str(w.message) for w in caught]
+_run = run_warnings
 
 
 # mmhuman3d 0.11.0 core/post_processing/smooth/smoothnet.py:189-212, reduced

@@ -15,9 +15,9 @@ stored (:func:`flake8_torchcopy.analysis.listfill.slot`); a rebinding of the ind
 a join or a comprehension rebinding the name in between keeps the joined items.
 """
 import textwrap
-import warnings
 
 import torch
+from round_helpers import run_warnings
 
 from flake8_torchcopy import lint_source
 
@@ -26,13 +26,7 @@ def _found(source):
     return sorted((f.line, f.code) for f in lint_source(textwrap.dedent(source)))
 
 
-def _run(source, name, *args):
-    ns: dict = {}
-    exec(textwrap.dedent(source), ns)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        ns[name](*args)
-    return [str(w.message) for w in caught]
+_run = run_warnings
 
 
 # espnet 202511 espnet2/sds/end_to_end/mini_omni/inference.py:66-89, reduced

@@ -10,15 +10,9 @@ Checked with torch below and in tests/adversarial/cases/subclass_derived_size_op
 import textwrap
 
 import pytest
+from round_helpers import safety
 
 from flake8_torchcopy import lint_source
-
-
-def safety(src: str, code: str) -> str:
-    got = [f for f in lint_source(textwrap.dedent(src).lstrip("\n")) if f.code == code]
-    assert len(got) == 1, got
-    return "safe" if got[0].fix is not None and got[0].fix.safe else "unsafe"
-
 
 UNKNOWN = {
     "a parameter's arithmetic": "x = torch.ones(3) * (s * 2)",

@@ -7,18 +7,9 @@ subclass or a ``__torch_function__`` object makes the result one. Checked with t
 here; the programs run before and after the fix in tests/adversarial/cases
 (``subclass_size_argument.py``).
 """
-import textwrap
 
 import pytest
-
-from flake8_torchcopy import lint_source
-
-
-def safety(src: str, code: str) -> str:
-    got = [f for f in lint_source(textwrap.dedent(src).lstrip("\n")) if f.code == code]
-    assert len(got) == 1, got
-    return "safe" if got[0].fix is not None and got[0].fix.safe else "unsafe"
-
+from round_helpers import safety
 
 SNIPPETS = {
     "a factory's size": "t = torch.zeros(n)",
