@@ -345,8 +345,11 @@ def some_call(ev, node: ast.Call, defn: ast.AST) -> Optional[Value]:
     scope = ev.closure_func
     consumes: Dict[int, bool] = ev.__dict__.setdefault("_some_scopes", {})
     if id(scope) not in consumes:  # once per scope
-        text = ev.source if scope is None else ev.idx.text(scope)
-        consumes[id(scope)] = any(w in text for w in _WORDS)
+        if scope is None:  # the module's words, searched once for every walker that asks
+            consumes[id(scope)] = any(ev.has[w] for w in _WORDS)
+        else:
+            text = ev.idx.text(scope)
+            consumes[id(scope)] = any(w in text for w in _WORDS)
     if not consumes[id(scope)]:
         return None
     memo: Dict[int, Optional[Value]] = ev.__dict__.setdefault("_some_returns", {})

@@ -12,7 +12,7 @@ the subclass), and every argument of a torch function but the data of ``torch.te
 from __future__ import annotations
 
 import ast
-from typing import Dict, Optional
+from typing import Dict, List, Optional
 
 from .modulescan import builtin as _builtin
 from .values import ANNOTATED, NOT, SUBCLASS, TENSOR, UNKNOWN, UNKNOWN_VALUE, Value
@@ -138,20 +138,13 @@ def handed_over(ev, node: ast.Call, func: Value) -> None:
     a subclass: its value takes :data:`HANDED_OVER`.  Not after a torch function or a
     method of a tensor (torch's own: patched ones are :func:`.modulescan.may_retype`'s),
     nor ``len(t)``, ``print(t)``, ``isinstance(t, C)``... of the builtins."""
-    names = None
+    passed: List[ast.AST] = []  # the arguments, the items of a display passed, the keywords' values
     for a in node.args:
         a = a.value if type(a) is ast.Starred else a
-        for n in a.elts if type(a) in (ast.List, ast.Tuple, ast.Set) else (a,):  # type: ignore[attr-defined]
-            if type(n) is ast.Name:
-                v = ev.env.get(n.id)
-                if v is not None and v.kind == TENSOR and v.caveat is None:
-                    names = (names or []) + [n.id]
-    for k in node.keywords:
-        if type(k.value) is ast.Name:
-            v = ev.env.get(k.value.id)
-            if v is not None and v.kind == TENSOR and v.caveat is None:
-                names = (names or []) + [k.value.id]
-    if names is None:
+        passed.extend(a.elts if type(a) in (ast.List, ast.Tuple, ast.Set) else (a,))  # type: ignore[attr-defined]
+    passed.extend(k.value for k in node.keywords)
+    names = [n.id for n in passed if type(n) is ast.Name and _plain_tensor(ev.env.get(n.id))]
+    if not names:
         return
     q = func.qualname
     if q is not None and (q.split(".")[0] == "torch" or q in _READERS):
@@ -163,3 +156,7 @@ def handed_over(ev, node: ast.Call, func: Value) -> None:
         return
     for name in names:
         ev.env[name] = ev.env[name].with_(caveat=HANDED_OVER)
+
+
+def _plain_tensor(v: Optional[Value]) -> bool:
+    return v is not None and v.kind == TENSOR and v.caveat is None
