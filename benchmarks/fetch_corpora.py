@@ -35,7 +35,8 @@ Two groups, both fetched by default:
   lightweight-gan, pytorchcv, imagen-pytorch, audiolm-pytorch, sb3-contrib,
   torchensemble, torch-audiomentations, imitation, dalle-pytorch, mmfewshot,
   torch-spatiotemporal, pytorch-adapt, cellpose, mmedit, torchio, lpips, x-clip,
-  perceiver-pytorch, lightning-flash),
+  perceiver-pytorch, lightning-flash, gluonts, torchquantum, torch-pruning,
+  facexlib, gfpgan, realesrgan, reformer-pytorch, se3-transformer-pytorch),
   labelled in ``benchmarks/labels.csv`` like the first group
   (docs/evaluation.md, "Research-style code").
 
@@ -218,6 +219,14 @@ RESEARCH_PACKAGES: Dict[str, str] = {
     "x_clip": "x-clip==0.14.4",
     "perceiver_pytorch": "perceiver-pytorch==0.11.0",
     "lightning_flash": "lightning-flash==0.8.2",
+    "gluonts": "gluonts==0.17.0",
+    "torchquantum": "torchquantum==0.1.8",
+    "torch_pruning": "torch-pruning==1.6.1",
+    "facexlib": "facexlib==0.3.0",
+    "gfpgan": "gfpgan==1.3.8",
+    "realesrgan": "realesrgan==0.3.0",
+    "reformer_pytorch": "reformer-pytorch==1.4.4",
+    "se3_transformer_pytorch": "se3-transformer-pytorch==0.9.0",
 }
 TORCH_VERSION = "2.13.0"
 ALL_CORPORA = ["torch"] + list(PACKAGES)
