@@ -36,7 +36,9 @@ Two groups, both fetched by default:
   torchensemble, torch-audiomentations, imitation, dalle-pytorch, mmfewshot,
   torch-spatiotemporal, pytorch-adapt, cellpose, mmedit, torchio, lpips, x-clip,
   perceiver-pytorch, lightning-flash, gluonts, torchquantum, torch-pruning,
-  facexlib, gfpgan, realesrgan, reformer-pytorch, se3-transformer-pytorch),
+  facexlib, gfpgan, realesrgan, reformer-pytorch, se3-transformer-pytorch,
+  pytorch-optimizer, linear-operator, ogb, optimum, e2-tts-pytorch,
+  enformer-pytorch, soundstorm-pytorch, higher, torch-ema, ema-pytorch),
   labelled in ``benchmarks/labels.csv`` like the first group
   (docs/evaluation.md, "Research-style code").
 
@@ -227,6 +229,16 @@ RESEARCH_PACKAGES: Dict[str, str] = {
     "realesrgan": "realesrgan==0.3.0",
     "reformer_pytorch": "reformer-pytorch==1.4.4",
     "se3_transformer_pytorch": "se3-transformer-pytorch==0.9.0",
+    "pytorch_optimizer": "pytorch-optimizer==4.1.0",
+    "linear_operator": "linear-operator==0.6.1",
+    "ogb": "ogb==1.3.6",
+    "optimum": "optimum==2.3.0",
+    "e2_tts_pytorch": "e2-tts-pytorch==2.2.2",
+    "enformer_pytorch": "enformer-pytorch==0.8.12",
+    "soundstorm_pytorch": "soundstorm-pytorch==0.6.1",
+    "higher": "higher==0.2.1",
+    "torch_ema": "torch-ema==0.3",
+    "ema_pytorch": "ema-pytorch==0.8.3",
 }
 TORCH_VERSION = "2.13.0"
 ALL_CORPORA = ["torch"] + list(PACKAGES)
