@@ -1,4 +1,5 @@
-"""What the real-site tests share (tests/test_real_sites.py, tests/test_real_sites_3.py): a
+"""What the real-site tests share (tests/test_real_sites.py, tests/test_real_sites_3.py,
+tests/test_real_sites_4.py): a
 site's record, the line its ``# site:`` comment marks, the reports of a fixture, and running
 a fixture's module with torch."""
 import sys
