@@ -67,3 +67,17 @@ def test_a_syntax_error_names_the_python_and_the_other_files_are_checked(tmp_pat
         assert "ok.py:3:5: TRC101" in out
     rc, _, err = script("torchcopy-fix", "new.py", "ok.py", cwd=tmp_path)
     assert rc == 2 and "Rewriting ok.py" in err and (tmp_path / "new.py").read_text() == newer
+
+
+@pytest.mark.parametrize("mode", [(), ("--diff",), ("--check",)])
+def test_the_compilers_warnings_on_user_code_are_not_printed(tmp_path, monkeypatch, mode):
+    # an invalid escape sequence: a DeprecationWarning before 3.12, a SyntaxWarning since; the
+    # fix rounds parse the text again, which printed it once more for every file fixed
+    text = 'import re\nP = re.compile("\\d+")\n' + SRC
+    (tmp_path / "esc.py").write_text(text)
+    monkeypatch.setenv("PYTHONWARNINGS", "default")  # shown, as 3.12 shows SyntaxWarnings
+    rc, out, err = script("torchcopy-fix", *mode, "esc.py", cwd=tmp_path)
+    assert "invalid escape sequence" not in err + out
+    assert ("TRC101" in out) if mode == ("--check",) else ("1 issue" in err + out)
+    if not mode:
+        assert (tmp_path / "esc.py").read_text() == text.replace("torch.tensor(t)", "t.detach().clone()")

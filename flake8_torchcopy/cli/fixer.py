@@ -7,7 +7,8 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import warnings
-from typing import Dict, List, Optional, Tuple
+from contextlib import contextmanager
+from typing import Dict, Iterator, List, Optional, Tuple
 
 from ..engine import TooDeep, fewer_collections, fix_rounds, lint_source
 from ..finding import Finding, FixRefused
@@ -21,6 +22,18 @@ from .sourcefile import Positions, SourceFile, read_source
 from .vetting import Vetter
 
 INVALID_FIX = "internal error: fix produced invalid code (please report)"
+
+
+@contextmanager
+def _quiet_compiler() -> Iterator[None]:
+    """Hide what Python's compiler says of the user's code (``"\\d"``, an invalid escape
+    sequence: a DeprecationWarning before 3.12, a SyntaxWarning since) each time a fix round
+    parses the fixed text again: the tool's output is its findings.  Warnings of anything
+    else (the verifier's runs) are left as they are."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SyntaxWarning)
+        warnings.filterwarnings("ignore", "invalid escape sequence", DeprecationWarning)
+        yield
 
 
 def compile_error(text: str, name: str) -> Optional[str]:
@@ -62,14 +75,15 @@ def _lint_and_fix(src: SourceFile, rules, settings: Settings,
                   vetter: Optional[Vetter]) -> Tuple[str, List[Finding], List[Finding]]:
     """(new text, applied findings, findings left) of ``src`` in the settings' mode."""
     try:
-        if settings.mode in ("check", "add-noqa"):
-            found = lint_source(src.text, src.path, rules=rules, options=settings.options, tree=src.tree)
-            applied: List[Finding] = []
-            new, left = src.text, noqa.filter_findings(src.text, found)
-        else:
-            new, applied, left = fix_rounds(
-                src.text, settings.unsafe, rules=rules, options=settings.options, path=src.path,
-                tree=src.tree, keep=noqa.filter_findings, allow=vetter.allow if vetter else None)
+        with _quiet_compiler():
+            if settings.mode in ("check", "add-noqa"):
+                found = lint_source(src.text, src.path, rules=rules, options=settings.options, tree=src.tree)
+                applied: List[Finding] = []
+                new, left = src.text, noqa.filter_findings(src.text, found)
+            else:
+                new, applied, left = fix_rounds(
+                    src.text, settings.unsafe, rules=rules, options=settings.options, path=src.path,
+                    tree=src.tree, keep=noqa.filter_findings, allow=vetter.allow if vetter else None)
     except FixRefused as exc:
         raise BadInput(str(exc)) from None
     except (SyntaxError, ValueError):
