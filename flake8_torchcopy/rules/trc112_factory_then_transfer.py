@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Optional
 
 from ._common import LEGACY_CONSTRUCTOR_NAMES, call_with_keyword, keywords, short, text_fix
 from ._trc112_chain import HOST_ATTRS, HOST_VIEWS, op_args, plain_arg, through_host_ops, view_kept
+from ._trc112_computed import POINTWISE, computed_factory, report_computed
 from ._trc112_joined import JOINS, host_factory, joined_factories, report_joined
 from ._trc112_moves import (
     CHECKS_DATA,
@@ -108,6 +109,10 @@ class FactoryThenTransfer(Rule):
         "every item is such a factory (maybe through host views) is reported without a fix when moved to "
         "a device or to a name that does not tell (not to the host, not a bare `.to(dtype)`: the pieces' "
         "dtypes promote before it), and not where a default device may be in force around it. "
+        "A factory computed on before its move (torch's unary pointwise ops, `torch.log2(t)`, `t.sqrt()`, "
+        "and `.type(T)` of a dtype or a CPU type: `torch.log2(torch.arange(2, k + 2).type(torch.FloatTensor)).to(d)`) "
+        "is reported the same way, without a fix (a device's math may round otherwise, and "
+        "`.type(torch.FloatTensor)` of a device tensor copies it back to the host). "
         "Unsafe under a handler of RuntimeError/AssertionError where it fails otherwise (`.cuda(0)`, quint4x2). "
         "Views and casts between the factory and the move are looked through when they keep "
         "the tensor dense (`view`, `reshape`, `unsqueeze`, `squeeze`, `flatten`, `t`, "
@@ -134,8 +139,8 @@ class FactoryThenTransfer(Rule):
     # in a function: a call's result or a name moved, and a factory by name (``from torch
     # import zeros`` too); a join (torch.cat([...]).to(d)) only where called by its name
     function_triggers = ((CalledThen(("to", "cuda"), _FACTORIES | LEGACY_CONSTRUCTOR_NAMES,
-                                     HOST_VIEWS | TENSOR_CASTS | HOST_ATTRS | {"["},
-                                     itself=True, aliased=True, called=JOINS), _FACTORY_NAMES),)
+                                     HOST_VIEWS | TENSOR_CASTS | HOST_ATTRS | {"[", "type"},
+                                     itself=True, aliased=True, called=JOINS | POINTWISE), _FACTORY_NAMES),)
 
     VALID = (
         "import torch\nx = torch.zeros(3, device='cuda')\n",
@@ -259,6 +264,9 @@ class FactoryThenTransfer(Rule):
             return
         if not through_name and (pieces := joined_factories(inner, ctx, _FACTORIES)):
             report_joined(self.code, node, inner, pieces, ctx, _RANDOM)
+            return
+        if not through_name and (made := computed_factory(inner, ctx, _FACTORIES)):
+            report_computed(self.code, node, func.value, *made, ctx, _RANDOM)
             return
         if host_factory(inner, ctx, _FACTORIES) is None:
             return
