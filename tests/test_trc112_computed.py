@@ -53,6 +53,10 @@ QUIET = [
     # the op or the factory may be replaced, or a default device may be in force
     "torch.log2 = print\ndef f(n, d):\n    return torch.log2(torch.arange(n).float()).to(d)\n",
     "torch.set_default_device('cuda')\ndef f(n):\n    return torch.log2(torch.arange(n).float()).cuda()\n",
+    # from_numpy wraps the host array (no factory): its move is the one copy there is to make
+    # (mmselfsup odc_memory.py:216, int64 indices from np.where/np.setdiff1d)
+    "import numpy as np\ndef f(a):\n    return torch.from_numpy(np.where(a == 1)[0]).long().cuda()\n",
+    "import numpy as np\ndef f(a):\n    return torch.sqrt(torch.from_numpy(a).float()).cuda()\n",
     # an index that is not a view of every element, or a slice between: not looked through
     "def f(n):\n    return torch.exp(torch.arange(n)[:2].float()).cuda()\n",
 ]
@@ -102,3 +106,16 @@ def test_type_of_a_cpu_type_moves_a_device_tensor_back():
     with pytest.raises(NotImplementedError):
         torch.arange(3, device="meta").type(torch.FloatTensor)
     assert torch.arange(3, device="meta").type(torch.float32).device.type == "meta"
+
+
+def test_from_numpy_long_of_int64_indices_copies_nothing_on_the_host():
+    """mmselfsup ``odc_memory.py:216``: ``torch.from_numpy(idx).long().cuda()`` of the int64
+    indices ``np.where``/``np.setdiff1d`` return: ``from_numpy`` shares the array's memory and
+    ``.long()`` of an int64 tensor is the tensor itself, so the move is the only copy (not a
+    finding; building it on the device would copy the same bytes)."""
+    import numpy as np
+
+    labels = np.array([0, 1, 1, 2, 1])
+    for idx in (np.where(labels == 1)[0], np.setdiff1d(np.arange(5), [1, 3], assume_unique=True)):
+        t = torch.from_numpy(idx)
+        assert t.long() is t and t.data_ptr() == idx.ctypes.data

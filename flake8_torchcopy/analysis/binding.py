@@ -33,6 +33,7 @@ class Binding:
     conditional: int
     test_flags: Dict[str, frozenset]  # names holding a test -> the names it narrows
     narrow_caveat: Optional[str]
+    attr_facts: Optional[dict] = None  # (.attrnarrowing) attributes an assert proved tensors
     class_body: object = False  # walking a class body's own statements (not a method's); or PREPARED
     scope_outer: Callable[[], Env]  # the walker's: the bindings a nested scope can see
     source: str

@@ -15,7 +15,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Callable, Dict, List, Mapping, Optional, Sequence, Set, cast
 
 from ..source import SourceIndex
-from . import attributes, datasets, literalrows, localdicts, locallists, numpyish, selfmethods
+from . import attributes, attrnarrowing, datasets, literalrows, localdicts, locallists, numpyish, selfmethods
 from . import instancemethods, nnclasses, nnmodules, nodeindex, pipelines
 from . import torchapi as api
 from . import torchsem as sem
@@ -282,6 +282,8 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
         laid = attributes.tensor_attribute(self, node, base)
         if laid is not None:  # x.T, x.mT, x.data
             return laid
+        if self.attr_facts and (proven := attrnarrowing.fact(self, node)) is not None:
+            return proven  # assert torch.is_tensor(self.mu) above
         if self.self_value is not None and isinstance(node.value, ast.Name) \
                 and self.lookup(node.value.id) is self.self_value:
             known = attribute_value(self, attr)  # the class's summary
@@ -334,6 +336,8 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
         args = [self.ev(a) for a in node.args]
         for k in node.keywords:
             self.ev(k.value)
+        if self.attr_facts:
+            attrnarrowing.after_call(self, node)  # it may have stored into self
         closed = self.sites.calls.get(id(node))
         if closed is not None:
             self.record_call(node, closed)

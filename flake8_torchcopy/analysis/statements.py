@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
 
-from . import listfill, namespaces, starimports
+from . import attrnarrowing, listfill, namespaces, starimports
 from .binding import names_only as _names_only
 from .caught import CAUGHT_ANY, caught_bits
 from .exprs import Evaluator
@@ -82,6 +82,8 @@ class StatementWalker(Evaluator):
     def stmt(self, s: ast.stmt) -> bool:
         self.stmt_range = (s.lineno, s.end_lineno or s.lineno)
         self.current_stmt = s
+        if self.attr_facts:
+            attrnarrowing.before_statement(self, s)
         handler = self._handler(self._stmt_handlers, "s_", type(s))
         if handler is None:
             self._children(s)
@@ -242,6 +244,7 @@ class StatementWalker(Evaluator):
         yes, _ = narrow(self, s.test)
         self.narrow_caveat = ASSERTED  # python -O removes the assert
         self.apply(self.env, yes)
+        attrnarrowing.asserted(self, s.test)  # assert torch.is_tensor(self.mu)
         self.narrow_caveat = self.subclass_caveat
 
     last_len_if: Optional[Tuple[ast.If, Env]] = None  # (.narrowing) `if len(v) > 0:` and its body's end
