@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, cast
 
-from . import listfill, localdicts, numpyish
+from . import escapes, listfill, localdicts, numpyish
 from . import torchsem as sem
 from .narrowing import narrow, tested_names
 from .nodeindex import walk
@@ -61,6 +61,8 @@ class Binding:
         return env
 
     def bind(self, target: ast.AST, v: Value, value_node: Optional[ast.AST]) -> None:
+        if value_node is not None:
+            escapes.note(self, target, value_node)  # xs = [t], h.t = t: a later call may reach t
         if isinstance(target, ast.Name):
             self.env[target.id] = v
             flag = tested_names(self, value_node) if value_node is not None else frozenset()

@@ -341,8 +341,7 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
         closed = self.sites.calls.get(id(node))
         if closed is not None:
             self.record_call(node, closed)
-        if node.args or node.keywords:
-            handed_over(self, node, func)  # helper(t): t.__class__ = C there, maybe
+        handed_over(self, node, func)  # helper(t), helper(xs) of xs = [t]: t.__class__ = C there, maybe
         if func.nnmod is not None:  # m(x) of m = nn.Linear(...)
             return nnmodules.output(self, node, func.nnmod, args)
         if self.path is not None:

@@ -14,6 +14,9 @@ from __future__ import annotations
 import ast
 from typing import Dict, List, Optional
 
+from . import torchapi as api
+from . import torchfacts as facts
+from .escapes import let_out
 from .modulescan import builtin as _builtin
 from .values import ANNOTATED, NOT, SUBCLASS, TENSOR, UNKNOWN, UNKNOWN_VALUE, Value
 
@@ -76,10 +79,20 @@ class SubclassCaveats:
             cv = self.cache.get(id(c))
             if cv is None:
                 continue
-            caveat = _caveat(cv)
+            caveat = _caveat(cv) if cv.kind != NOT or c.__class__ is not ast.Call else self.read_caveat(c)
             if caveat is not None:
                 return v.with_(caveat=caveat)
         return v
+
+    def read_caveat(self, call: ast.Call) -> Optional[str]:
+        """``n.item()``, ``s.size(0)``, ``s.numel()`` of an ``n`` not known to be a tensor: read
+        as a number, yet another object's method may return anything, a 0-dim subclass too."""
+        f = call.func
+        if not isinstance(f, ast.Attribute):
+            return None
+        recv = self.cache.get(id(f.value))
+        return SUBCLASS if recv is not None and recv.qualname is None and not recv.local_def \
+            and recv.kind in (UNKNOWN, ANNOTATED) else None
 
     def items_caveat(self, args, sequence_op: bool):
         """The caveat of the items of a sequence argument that is not a literal list: a
@@ -130,32 +143,66 @@ def _caveat(cv: Value) -> Optional[str]:
 #: class: ``def mark(t): t.__class__ = Marked`` (in another module too; checked with torch in
 #: tests/test_review12.py)
 HANDED_OVER = "a function it was handed to may have changed its class (t.__class__ = C)"
-_READERS = frozenset({"len", "print", "isinstance", "id", "type"})
+_TENSOR_METHOD_NAMES = api.TENSOR_METHODS | api.NON_TENSOR_METHODS | api.TENSOR_ONLY_METHODS | frozenset(
+    facts.TUPLE_METHODS) | facts.TENSOR_LIST_METHODS
+# builtins that reach nothing but their arguments (range(n), zip(a, b), int(x))
+_BUILTIN_MAKERS = frozenset("range zip enumerate int float bool str list tuple dict set sum abs round reversed "
+                            "any all divmod pow hash repr format".split())
+_READERS = frozenset({"len", "print", "isinstance", "id", "type", "getattr", "hasattr"})
 
 
 def handed_over(ev, node: ast.Call, func: Value) -> None:
     """After ``helper(t)``, ``obj.m(t)`` of a name ``t`` holding a plain tensor, ``t`` may be
-    a subclass: its value takes :data:`HANDED_OVER`.  Not after a torch function or a
-    method of a tensor (torch's own: patched ones are :func:`.modulescan.may_retype`'s),
-    nor ``len(t)``, ``print(t)``, ``isinstance(t, C)``... of the builtins."""
-    passed: List[ast.AST] = []  # the arguments, the items of a display passed, the keywords' values
-    for a in node.args:
-        a = a.value if type(a) is ast.Starred else a
-        passed.extend(a.elts if type(a) in (ast.List, ast.Tuple, ast.Set) else (a,))  # type: ignore[attr-defined]
-    passed.extend(k.value for k in node.keywords)
-    names = [n.id for n in passed if type(n) is ast.Name and _plain_tensor(ev.env.get(n.id))]
-    if not names:
-        return
+    a subclass: its value takes :data:`HANDED_OVER`; and its layout may have changed
+    (``t.data = t.data.contiguous()``, ``t.resize_(6)``): its sizes and strides are dropped
+    (a permuted one stays marked permuted).  So after any such call for a name the function
+    let out before into a container or an attribute (:mod:`.escapes`: ``xs = [t];
+    helper(xs)``, ``self.t = t; self.helper()``).  Not after a torch function or a method of
+    a tensor (torch's own: patched ones are :func:`.modulescan.may_retype`'s), nor ``len(t)``,
+    ``print(t)``, ``isinstance(t, C)``... of the builtins."""
     q = func.qualname
     if q is not None and (q.split(".")[0] == "torch" or q in _READERS):
         return
     f = node.func
     if isinstance(f, ast.Attribute) and (ev.cache.get(id(f.value)) or UNKNOWN_VALUE).kind == TENSOR:
         return
-    if isinstance(f, ast.Name) and f.id in _READERS and q is None and _builtin(ev, f.id):
+    if isinstance(f, ast.Name) and q is None and (f.id in _READERS or f.id == "setattr" and _plain_store(node)) \
+            and _builtin(ev, f.id):
         return
+    passed: List[ast.AST] = []  # the arguments, the items of a display passed, the keywords' values
+    for a in node.args:
+        a = a.value if type(a) is ast.Starred else a
+        passed.extend(a.elts if type(a) in (ast.List, ast.Tuple, ast.Set) else (a,))  # type: ignore[attr-defined]
+    passed.extend(k.value for k in node.keywords)
+    env = ev.env
+    names = [n.id for n in passed if type(n) is ast.Name and _held(env.get(n.id))]
+    if not (isinstance(f, ast.Name) and q is None and f.id in _BUILTIN_MAKERS and _builtin(ev, f.id)):
+        names.extend(n for n in let_out(ev) if _held(env.get(n)))  # xs = [t]; helper(xs)
+    if not names:
+        return
+    # x.expand_as(t) of a receiver not known to be a tensor: most likely torch's (its layout kept)
+    recv = (ev.cache.get(id(f.value)) or UNKNOWN_VALUE) if isinstance(f, ast.Attribute) else None
+    layouts = not (isinstance(f, ast.Attribute) and recv is not None and f.attr in _TENSOR_METHOD_NAMES
+                   and recv.kind != NOT and recv.qualname is None and not recv.local_def)
     for name in names:
-        ev.env[name] = ev.env[name].with_(caveat=HANDED_OVER)
+        v = env[name]
+        changes: dict = {"caveat": HANDED_OVER} if _plain_tensor(v) else {}
+        if layouts and (v.sizes is not None or v.open_layout is not None):
+            changes.update(sizes=None, strides=None, open_layout=None, assumes=frozenset())
+        if changes:
+            env[name] = v.with_(**changes)
+
+
+def _held(v: Optional[Value]) -> bool:
+    """A value a helper may change: a plain tensor's class, a traced layout."""
+    return v is not None and (v.kind == TENSOR and v.caveat is None or v.sizes is not None
+                              or v.open_layout is not None)
+
+
+def _plain_store(node: ast.Call) -> bool:
+    """``setattr(t, "grad", None)``: a named attribute other than ``data`` and ``__class__``."""
+    name = node.args[1] if len(node.args) == 3 and not node.keywords else None
+    return isinstance(name, ast.Constant) and name.value not in ("data", "__class__")
 
 
 def _plain_tensor(v: Optional[Value]) -> bool:
