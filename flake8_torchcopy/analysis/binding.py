@@ -9,6 +9,7 @@ scopes that bind in a copy of the environment: comprehensions, lambdas and ``:=`
 from __future__ import annotations
 
 import ast
+import itertools
 from typing import TYPE_CHECKING, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, cast
 
 from . import escapes, listfill, localdicts, numpyish
@@ -20,6 +21,9 @@ from .values import NOT, NOT_VALUE, TENSOR, UNKNOWN, UNKNOWN_VALUE, Env, Value, 
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..source import SourceIndex
+
+
+_clock = itertools.count()
 
 
 class Binding:
@@ -65,9 +69,12 @@ class Binding:
             escapes.note(self, target, value_node)  # xs = [t], h.t = t: a later call may reach t
         if isinstance(target, ast.Name):
             self.env[target.id] = v
+            if self.test_flags:
+                self.unflag(target.id)
             flag = tested_names(self, value_node) if value_node is not None else frozenset()
             if flag:
                 self.test_flags[target.id] = flag  # `is_t = isinstance(x, T)`
+                self.__dict__.setdefault("flag_set_at", {})[target.id] = next(_clock)
             else:
                 self.test_flags.pop(target.id, None)
             return
@@ -100,6 +107,12 @@ class Binding:
                 after = listfill.stored(self, target, v)  # xs[i] = v of a list the walker follows
             if after is not None:
                 self.env[cast(ast.Name, target.value).id] = after
+
+    def unflag(self, name: str) -> None:
+        """``is_t = isinstance(x, T); x = [1.0]``: note where and when ``x`` was bound again
+        (:func:`.narrowing.flag_about`: a test in that same straight-line state, after the
+        flag was set, finds ``x`` bound on every path since: the flag tells nothing of it)."""
+        self.__dict__.setdefault("rebound_at", {})[name] = (self.env, next(_clock))
 
     def bind_starred(self, names: Sequence[ast.expr], star: int,
                      elems: Optional[Tuple[Value, ...]]) -> None:

@@ -109,7 +109,7 @@ def narrow(ev, test: ast.AST) -> Narrowed:
     if isinstance(test, ast.Name) and test.id in ev.test_flags:
         # a flag holding a test (`is_t = isinstance(x, T)`): its names may have been
         # rebound since, so what it proves is not followed, and what was known is dropped
-        about = {n: UNKNOWN for n in ev.test_flags[test.id]}
+        about = {n: UNKNOWN for n in ev.test_flags[test.id] if not _rebound_since(ev, test.id, n)}
         return about, dict(about)
     if isinstance(test, ast.Call) and len(test.args) == 2 and not test.keywords \
             and isinstance(test.func, ast.Name) and test.func.id == "hasattr" and "hasattr" not in ev.env \
@@ -172,6 +172,14 @@ LEN_TWICE = "it is proven only by len() read twice (a __len__ may change its ans
 _OPS = {ast.Lt: int.__lt__, ast.LtE: int.__le__, ast.Gt: int.__gt__, ast.GtE: int.__ge__,
         ast.Eq: int.__eq__, ast.NotEq: int.__ne__}
 _SIZES = frozenset(range(66))  # len(v) OP n, n < 64: the same answer for every k above 65
+
+
+def _rebound_since(ev, flag: str, name: str) -> bool:
+    """Was ``name`` bound again after ``flag`` was set, in the state the test is read in (the
+    same straight-line code: on every path to the test)?  Then it keeps what it holds."""
+    at = ev.__dict__.get("rebound_at", {}).get(name)
+    set_at = ev.__dict__.get("flag_set_at", {}).get(flag)
+    return at is not None and set_at is not None and at[0] is ev.env and at[1] > set_at
 
 
 def note_flags(ev, s: ast.If, yes: dict, no: dict) -> None:
