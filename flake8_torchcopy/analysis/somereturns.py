@@ -275,7 +275,7 @@ def _fixed(ev, arg: ast.AST) -> bool:
     changed in place (``n.clear()``, ``n[:] = []``, ``del n[:]``), or bound in neither?"""
     from .returns import own_nodes
     if not isinstance(arg, ast.Name):
-        return _literal(arg)
+        return _literal(arg) or _computed(ev, arg)
     name = arg.id
     scope = ev.closure_func
     for body in ((scope,) if scope is not None else ()) + (ev.tree,):
@@ -303,6 +303,27 @@ def _fixed(ev, arg: ast.AST) -> bool:
         if seen or stores:
             return False
     return True
+
+
+def _computed(ev, arg: ast.AST) -> bool:
+    """An argument computed from a fixed part by arithmetic or a slice (``e + e``, ``[] * n``,
+    ``xs[:0]``, ``xs[:k]`` of ``k = 0``, ``s + ""``): its length or its equality may be fixed
+    too.  The operands of operators and the bounds of slices are followed; a literal, a display
+    or a fixed name (:func:`_fixed`) among them fixes the argument (``xs[0]``, ``f(x)`` do not)."""
+    stack = [arg]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (ast.Constant,) + _DISPLAYS) or isinstance(n, ast.Name) and _fixed(ev, n):
+            return True
+        if isinstance(n, ast.BinOp):
+            stack.extend((n.left, n.right))
+        elif isinstance(n, (ast.UnaryOp, ast.Starred)):
+            stack.append(n.operand if isinstance(n, ast.UnaryOp) else n.value)
+        elif isinstance(n, ast.Subscript):
+            stack.append(n.value)
+            if isinstance(n.slice, ast.Slice):
+                stack.extend(b for b in (n.slice.lower, n.slice.upper, n.slice.step) if b is not None)
+    return False
 
 
 def _changes(targets, name: str) -> bool:
