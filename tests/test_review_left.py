@@ -257,6 +257,7 @@ def test_an_objects_item_may_be_a_subclass_with_torch():
     ("x = torch.zeros(n.size(0))", "torch.tensor(x)", "TRC101"),
     ("x = torch.ones(3) * n.numel()", "x.clone().detach()", "TRC103"),
     ("x = torch.ones(3)[n.item()]", "torch.tensor(x)", "TRC101"),
+    ("s = n.item()\n    x = torch.full((3,), 1.0) / s", "torch.tensor(x)", "TRC101"),
 ])
 def test_a_read_of_an_unknown_gets_no_safe_fix(line, use, code):
     src = f"""
@@ -270,7 +271,8 @@ def f(n):
     assert safety(src, code) == "unsafe"
 
 
-@pytest.mark.parametrize("line", ["n = torch.ones(())", "n = np.float64(2.0)"])
+@pytest.mark.parametrize("line", ["n = torch.ones(())", "n = np.float64(2.0)",
+                                  "s = torch.ones(()).item()\n    n = torch.tensor(s)"])
 def test_a_read_of_a_known_value_keeps_the_safe_fix(line):
     src = f"""
 import numpy as np

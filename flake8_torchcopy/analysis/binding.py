@@ -38,6 +38,7 @@ class Binding:
     test_flags: Dict[str, frozenset]  # names holding a test -> the names it narrows
     narrow_caveat: Optional[str]
     attr_facts: Optional[dict] = None  # (.attrnarrowing) attributes an assert proved tensors
+    read_caveat: Callable[[ast.Call], Optional[str]]  # the evaluator's (subclasses.SubclassCaveats)
     class_body: object = False  # walking a class body's own statements (not a method's); or PREPARED
     scope_outer: Callable[[], Env]  # the walker's: the bindings a nested scope can see
     source: str
@@ -68,6 +69,9 @@ class Binding:
         if value_node is not None:
             escapes.note(self, target, value_node)  # xs = [t], h.t = t: a later call may reach t
         if isinstance(target, ast.Name):
+            if v.kind == NOT and v.mono is None and type(value_node) is ast.Call \
+                    and getattr(value_node.func, "attr", None) == "item" and self.read_caveat(value_node):
+                v = UNKNOWN_VALUE  # s = n.item() of an unknown n: an object's item may return a tensor
             self.env[target.id] = v
             if self.test_flags:
                 self.unflag(target.id)
