@@ -9,7 +9,8 @@ by any call but a tensor's methods (a call may store into the object; a torch fu
 hand an argument's ``__torch_function__`` the call), by a store or ``del`` of an attribute of
 that name on any object (an alias may hold it), by a statement that binds the base name (even
 after reading it), by a compound statement, by ``await`` and ``yield``, and never kept in a
-module whose text names ``setattr``, ``__dict__`` or ``__setattr__``.  It is read only in
+module whose text names ``setattr``, ``__dict__``, ``__setattr__`` or ``vars(`` (``d = vars(self)``
+before the assert, ``d["mu"] = x`` after it stores no attribute).  It is read only in
 code that certainly runs there (not in a lambda, a comprehension, an arm of ``and``/``or``),
 and never in place of what the class's summary already proves.  Names are narrowed by
 :mod:`.narrowing`; this is only for ``<name>.<attr>``.
@@ -25,6 +26,8 @@ from .values import ASSERTED, TENSOR, Value
 
 _SIMPLE = (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Assert, ast.Pass, ast.Return)
 _OTHER_CODE = (ast.Await, ast.Yield, ast.YieldFrom)
+#: tensor methods that run Python code by design: autograd hooks, a callable per element
+_RUNS_CODE = frozenset(("backward", "apply_", "map_", "map2_"))
 
 
 def asserted(ev, test: ast.AST) -> None:
@@ -41,7 +44,7 @@ def asserted(ev, test: ast.AST) -> None:
             proven = len(p.args) == 2 and isinstance(p.func, ast.Name) and p.func.id == "isinstance" \
                 and "isinstance" not in ev.env and narrow_isinstance(ev, "", p.args[1])[0].get("") == TENSOR
         place = _place(ev.closure_func, ev.current_stmt) if proven else None
-        if place is not None and not (ev.has["setattr"] or ev.has["__dict__"]):
+        if place is not None and not (ev.has["setattr"] or ev.has["__dict__"] or ev.has["vars("]):
             if ev.attr_facts is None:
                 ev.attr_facts = {}
             ev.attr_facts[(id(ev.closure_func), base.id, subject.attr)] = (Value(TENSOR, caveat=ASSERTED), place)
@@ -80,10 +83,13 @@ def fact(ev, node: ast.Attribute) -> Optional[Value]:
 
 def before_statement(ev, s: ast.stmt) -> None:
     """Drop the facts a statement about to run may break before it reads them: all of them
-    for a compound statement, ``del``, ``import``, ``global`` and any ``await``/``yield``;
-    those of an attribute it stores into."""
+    for a compound statement, ``del``, ``import``, ``global``, any ``await``/``yield`` and a
+    store into a subscript; those of an attribute it stores into."""
     if not isinstance(s, _SIMPLE) or any(isinstance(n, _OTHER_CODE) for n in ast.walk(s)):
         ev.attr_facts = None
+        return
+    if any(isinstance(n, ast.Subscript) and not isinstance(n.ctx, ast.Load) for n in ast.walk(s)):
+        ev.attr_facts = None  # d["mu"] = x: an alias of vars(self), or a __setitem__ that runs code
         return
     stored = {n.attr for n in ast.walk(s) if isinstance(n, ast.Attribute) and not isinstance(n.ctx, ast.Load)}
     named = {n.id for n in ast.walk(s) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
@@ -94,12 +100,25 @@ def before_statement(ev, s: ast.stmt) -> None:
 def after_call(ev, node: ast.Call) -> None:
     """A call ran: it may have stored into any object, unless it is a method of a tensor (the
     receiver proven one, or an attribute a fact holds; not a torch function, which may hand an
-    argument's ``__torch_function__`` the call, nor ``torch.load``, which may run code)."""
+    argument's ``__torch_function__`` the call, nor ``torch.load``, which may run code); nor
+    a method that runs Python code (``backward()``'s hooks, ``apply_(f)``, any method where the
+    module may replace tensors' methods: ``torch.Tensor.abs = f``), nor one passed
+    anything but constants and proven tensors (a method hands an argument's
+    ``__torch_function__`` the call as a torch function does)."""
     f = node.func
-    if isinstance(f, ast.Attribute):
+    if isinstance(f, ast.Attribute) and f.attr not in _RUNS_CODE and not ev.retypes \
+            and all(_plain_arg(ev, a) for a in [*node.args, *(k.value for k in node.keywords)]):
         recv = ev.cache.get(id(f.value))
         if recv is not None and recv.kind == TENSOR or isinstance(f.value, ast.Attribute) \
                 and isinstance(f.value.value, ast.Name) \
                 and (id(ev.closure_func), f.value.value.id, f.value.attr) in ev.attr_facts:
             return
     ev.attr_facts = None
+
+
+def _plain_arg(ev, a: ast.AST) -> bool:
+    """A constant, or a value proven a tensor: no ``__torch_function__`` of another class."""
+    if isinstance(a, ast.Constant):
+        return True
+    got = ev.cache.get(id(a))
+    return got is not None and got.kind == TENSOR
