@@ -39,6 +39,8 @@ def _computed_on(node: ast.Call, ctx) -> Optional[ast.AST]:
         return node.args[0]  # torch.log2(t)
     if not isinstance(func, ast.Attribute) or q:
         return None
+    if ctx.may_replace_torch(func.attr):
+        return None  # torch.Tensor.sqrt = f
     if func.attr in POINTWISE and not node.args:
         return func.value  # t.log2()
     if func.attr == "type" and len(node.args) == 1 and ctx.qualname(node.args[0]) in HOST_TYPES:

@@ -112,8 +112,13 @@ def _device_and_dtype(a: ast.AST, b: ast.AST, ctx) -> Optional[tuple]:
 
 
 def on_the_host(device_text: str) -> bool:
-    """``"cpu"``, ``'cpu:0'``, ``torch.device("cpu")``: where the factory builds anyway."""
-    return re.fullmatch(r"""(torch\.device\()?\s*["']cpu(:\d+)?["']\s*\)?""", device_text) is not None
+    """``"cpu"``, ``'cpu:0'``, ``torch.device("cpu")``, ``torch.device(type="cpu")``,
+    ``torch.device("cpu", 0)``: where the factory builds anyway."""
+    return _HOST.fullmatch(device_text) is not None
+
+
+_HOST = re.compile(r"""(torch\.device\()?\s*(type\s*=\s*)?["']cpu(:\d+)?["']\s*"""
+                   r"""(,\s*(index\s*=\s*)?\d+\s*)?,?\s*\)?""")
 
 
 # casts only a tensor has (a numpy array has ``astype``, no ``.long()``), and the methods that
