@@ -203,3 +203,35 @@ def test_trc112_a_host_device_spelled_otherwise_is_no_move(made, dev):
         assert [f for f in lint_source(src) if f.code == "TRC112"] == []
     t = torch.arange(4).float()
     assert t.to(torch.device(type="cpu")) is t
+
+
+CUDA_TYPE = """
+import torch
+torch.FloatTensor = torch.cuda.FloatTensor
+def f(n):
+    return torch.arange(n).type(torch.FloatTensor).cuda()
+"""
+
+
+def test_trc112_a_replaced_legacy_type_is_not_followed():
+    """``.type(torch.FloatTensor)`` casts to whatever the module bound there: after
+    ``torch.FloatTensor = torch.cuda.FloatTensor`` it moves the tensor itself, and the
+    ``.cuda()`` after it moves nothing."""
+    assert [f for f in lint_source(CUDA_TYPE) if f.code == "TRC112"] == []
+    kept = torch.FloatTensor
+    try:
+        torch.FloatTensor = torch.DoubleTensor  # what runs is the module's binding
+        assert torch.arange(2).type(torch.FloatTensor).dtype == torch.float64
+    finally:
+        torch.FloatTensor = kept
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs CUDA")
+def test_trc112_a_replaced_legacy_type_moves_by_itself():
+    kept = torch.FloatTensor
+    try:
+        ns: dict = {}
+        exec(CUDA_TYPE, ns)
+        assert torch.arange(2).type(torch.FloatTensor).is_cuda
+    finally:
+        torch.FloatTensor = kept

@@ -43,7 +43,8 @@ def _computed_on(node: ast.Call, ctx) -> Optional[ast.AST]:
         return None  # torch.Tensor.sqrt = f
     if func.attr in POINTWISE and not node.args:
         return func.value  # t.log2()
-    if func.attr == "type" and len(node.args) == 1 and ctx.qualname(node.args[0]) in HOST_TYPES:
+    t = ctx.qualname(node.args[0]) if func.attr == "type" and len(node.args) == 1 else None
+    if t in HOST_TYPES and not ctx.may_replace_torch(t[6:]):  # not torch.FloatTensor = torch.cuda.FloatTensor
         return func.value  # t.type(torch.FloatTensor)
     return None
 
