@@ -52,6 +52,18 @@ class Condition(Sym):
     __slots__ = ()
 
 
+class Cut(Sym):
+    """The size of a part ``x[:, :k]`` of a dim (a slice whose bounds are not literal): at
+    most ``whole``, the size of the dim it was cut from, and equal to it only when the slice
+    keeps the whole dim (:func:`.viewlegality.view_verdict` tells the two cases apart)."""
+
+    __slots__ = ("whole",)
+
+    def __init__(self, name: str, key: Tuple[object, ...], whole: "Mono") -> None:
+        super().__init__(name, key + (whole,))
+        self.whole = whole
+
+
 class Quotient(Sym):
     """``floor(ratio)`` (or ``ceil(ratio)``) of a rational monomial: at most (at least)
     ``ratio``, equal to it exactly when the division is exact.  ``t // k``,
@@ -71,8 +83,8 @@ class Quotient(Sym):
         """``ratio`` (itself bounded) when it bounds this quotient from the side asked for."""
         return None if upper == self.ceil else self.ratio.bound(upper)
 
-    def subst_one(self, sym: Sym) -> Optional["Mono"]:
-        ratio = self.ratio.subst_one(sym)
+    def subst_one(self, sym: Sym, value: Optional["Mono"] = None) -> Optional["Mono"]:
+        ratio = self.ratio.subst_one(sym, value)
         return None if ratio is None else rounded(ratio, self.ceil)
 
 
@@ -182,13 +194,14 @@ class Mono:
             return None if x is None else x ** abs(e)
         return self._map(atom_exact)
 
-    def subst_one(self, sym: Sym) -> Optional["Mono"]:
-        """This monomial with ``sym := 1`` (quotients recomputed); None on a division by zero."""
+    def subst_one(self, sym: Sym, value: Optional["Mono"] = None) -> Optional["Mono"]:
+        """This monomial with ``sym := 1`` (``:= value`` if given; quotients recomputed);
+        None on a division by zero."""
 
         def atom_subst(s: Sym, e: int) -> Optional[Mono]:
             if s == sym:
-                return ONE
-            x = s.subst_one(sym) if isinstance(s, Quotient) else Mono.sym(s)
+                return ONE if value is None else value ** abs(e)
+            x = s.subst_one(sym, value) if isinstance(s, Quotient) else Mono.sym(s)
             return None if x is None else x ** abs(e)
         return self._map(atom_subst)
 

@@ -17,7 +17,7 @@ from .elementwise import elementwise_layout, masked_fill_layout, permuted_origin
 from .methodlayouts import _operand_values, const_int, method_layout, unsqueezed
 from .modulescan import defines_method
 from .pieces import PIECES, pieces_of
-from .symbolic import ONE, Mono, Sym
+from .symbolic import ONE, Cut, Mono, Sym
 from .torchfacts import STRIDED_RESULT_FUNCTIONS, STRIDED_RESULT_METHODS
 from .values import ANNOTATED, NOT, NOT_VALUE, TENSOR, UNKNOWN, UNKNOWN_VALUE, Value
 
@@ -119,7 +119,7 @@ def subscript_layout(ev, node: ast.Subscript, base: Value, sl: ast.AST, idx: Val
             out_s.append(ONE)
         else:
             label = f"{ev.idx.text(node)}.size({len(out_s)})"
-            out_s.append(Mono.sym(Sym(label, ("slice", id(node), len(out_s)))))
+            out_s.append(Mono.sym(Cut(label, ("slice", id(node), len(out_s)), sizes[k])))
         out_st.append(strides[k] * Mono.const(step))
         k += 1
     out_s.extend(sizes[k:])

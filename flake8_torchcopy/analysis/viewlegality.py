@@ -17,7 +17,7 @@ from itertools import chain, combinations
 from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple, cast
 
 from .layout import contiguous_strides, has_zero
-from .symbolic import ONE, Mono, Quotient, Rest, Sym, chain_atoms, product
+from .symbolic import ONE, Condition, Cut, Mono, Quotient, Rest, Sym, chain_atoms, product
 
 LEGAL = "legal"
 
@@ -112,6 +112,8 @@ def _never_one(ratio: Optional[Mono]) -> bool:
     """
     if ratio is None:
         return False
+    if any(isinstance(s, Cut) for s in ratio.symbols) and (_beyond_one(ratio, 1) or _beyond_one(ratio, -1)):
+        return True
     low = ratio.bound(upper=False)
     if low is not None and low.coef >= 1 and all(e > 0 for _, e in low.powers) \
             and (low.powers or low.coef > 1):
@@ -119,6 +121,39 @@ def _never_one(ratio: Optional[Mono]) -> bool:
     high = ratio.bound(upper=True)
     return high is not None and high.coef <= 1 and all(e < 0 for _, e in high.powers) \
         and bool(high.powers or high.coef < 1)
+
+
+def _beyond_one(ratio: Mono, sign: int) -> bool:
+    """``ratio`` is above 1 (``sign`` 1) or below it (-1) because of the parts cut from dims
+    in it: ``ratio == (whole / cut) ** k * rest`` (``(cut / whole) ** k * rest``) with the
+    rest at least (at most) 1 for every value of the symbols; a cut that is not the whole
+    dim (:class:`_Whole`, tried on its own) is smaller than it.  ``time / x[:, :k].size(1)``
+    is never 1."""
+    rest: Optional[Mono] = ratio
+    peeled = False
+    for c, e in ratio.powers:
+        if isinstance(c, Cut) and e * sign < 0 and rest is not None:
+            part = Mono.sym(c) / c.whole
+            if part is None:
+                return False
+            rest = rest * part ** abs(e) if sign > 0 else rest / part ** abs(e)
+            peeled = True
+    if not peeled or rest is None:
+        return False
+    b = rest.bound(upper=sign < 0)
+    return b is not None and (b.coef >= 1 if sign > 0 else b.coef <= 1) \
+        and all(e * sign > 0 for _, e in b.powers)
+
+
+class _Whole(Condition):
+    """In the search for rescues: a part cut from a dim (:class:`~.symbolic.Cut`) that is
+    the whole dim (``x[:, :k]`` with ``k`` at least the dim's size)."""
+
+    __slots__ = ("cut",)
+
+    def __init__(self, cut: Cut) -> None:
+        super().__init__(f"{cut.name} == {cut.whole!r}", ("whole", cut))
+        self.cut = cut
 
 
 def _check(sizes: Sequence[Mono], strides: Sequence[Mono], target: Sequence[Mono]):
@@ -245,7 +280,10 @@ def _rescues(sizes: Sequence[Mono], strides: Sequence[Mono], resolved: Sequence[
     the view is proven to raise for each subset that contains none of the returned
     sets, so "raises unless one of them holds" is a proof, not a guess.
     """
-    symbols = list(chain_atoms(*sizes, *strides, *resolved))
+    symbols: List[Sym] = list(chain_atoms(*sizes, *strides, *resolved))
+    # a cut may also be the whole dim (last: its whole is substituted with the others set)
+    symbols += [_Whole(c) for c in symbols if isinstance(c, Cut)
+                and set(c.whole.atoms()) <= set(symbols) and c not in set(c.whole.atoms())]
     if len(symbols) > MAX_RESCUE_SYMBOLS:
         return None
     found: List[Tuple[Sym, ...]] = []
@@ -259,7 +297,7 @@ def _rescues(sizes: Sequence[Mono], strides: Sequence[Mono], resolved: Sequence[
             if any(set(r) <= set(subset) for r in found):
                 continue
             prefix = before.get(subset[:-1])
-            monos = this[subset] = None if prefix is None else _subst_ones(prefix, subset[-1:])
+            monos = this[subset] = None if prefix is None else _subst_ones(prefix, subset[-1:], subset[:-1])
             if monos is None or _impossible(monos[:n] + monos[r:]):
                 continue
             if _check(monos[:n], monos[n:r], monos[r:])[0] != ILLEGAL:
@@ -268,10 +306,19 @@ def _rescues(sizes: Sequence[Mono], strides: Sequence[Mono], resolved: Sequence[
     return found
 
 
-def _subst_ones(monos: List[Mono], syms: Sequence[Sym]) -> Optional[List[Mono]]:
-    """``monos`` with every symbol of ``syms`` set to 1; None on a division by zero."""
+def _subst_ones(monos: List[Mono], syms: Sequence[Sym], before: Sequence[Sym] = ()) -> Optional[List[Mono]]:
+    """``monos`` with every symbol of ``syms`` set to 1 (a :class:`_Whole`: its cut set to
+    the whole dim, itself with ``before``'s substitutions made); None on a division by zero."""
     for sym in syms:
-        out = [m.subst_one(sym) for m in monos]
+        if isinstance(sym, _Whole):
+            whole: Optional[List[Mono]] = [sym.cut.whole]
+            for i, b in enumerate(before):
+                whole = None if whole is None else _subst_ones(whole, (b,), before[:i])
+            if whole is None:
+                return None
+            out = [m.subst_one(sym.cut, whole[0]) for m in monos]
+        else:
+            out = [m.subst_one(sym) for m in monos]
         if any(m is None for m in out):
             return None
         monos = cast(List[Mono], out)

@@ -26,7 +26,9 @@ class ViewAfterPermute(Rule):
         "`.movedim()` or `.expand()`, merging the dims they separated raises `RuntimeError: "
         "view size is not compatible with input tensor's size and stride` — often only for "
         "some shapes (it works when the dims in between have size 1, e.g. a batch or sequence "
-        "length of 1 in a test). The analysis follows sizes symbolically (names unpacked from "
+        "length of 1 in a test). A part cut from a dim (`x[:, :k]`) is not adjacent in memory to "
+        "the dim before it either: merging the two raises unless that dim is 1, the part is 1, "
+        "or the slice keeps the whole dim. The analysis follows sizes symbolically (names unpacked from "
         "`x.shape`, `x.size(i)`, `self.` attributes, literals, `-1`, `t // k`, `int(t / k)`) and "
         "reports only views it proves to merge separated dims, naming the sizes that would "
         "have to be 1. Views it "
@@ -57,13 +59,15 @@ class ViewAfterPermute(Rule):
                 ("view(", "movedim"), ("view(", "moveaxis"), ("view(", ".t("), ("view(", ".T"),
                 ("view(", ".mT"), ("view(", ".mH"), ("view(", ".H"), ("view(", "expand"),
                 ("view(", "batch_first"), ("view(", "chunk("), ("view(", "split("), ("view(", "unbind("),
-                ("view(", "einsum("))
+                ("view(", "einsum("), ("view(", "["))
     # in a function, the one-letter attributes as whole words (``.T``, not ``.Tensor``); an
     # RNN built with batch_first (in __init__) anywhere in the module, called elsewhere, and
-    # an einsum anywhere in it (its output returned by a helper, handed to another function)
+    # an einsum anywhere in it (its output returned by a helper, handed to another function),
+    # and in a function a slice (``x[:, :k]``: its rows are not contiguous)
     function_triggers = tuple(
         (view, WordPattern(re.escape(w) + r"(?!\w)", needs=w) if w in (".T", ".mT", ".mH", ".H")
-         else ModuleWord(w) if w in ("batch_first", "einsum(") else w)
+         else ModuleWord(w) if w in ("batch_first", "einsum(")
+         else WordPattern(r"\[[^\]\n]*:", needs="[") if w == "[" else w)
         for view, w in triggers)
 
     VALID = (
@@ -106,6 +110,15 @@ class ViewAfterPermute(Rule):
             "of projects (and torch's own test utilities): `eq` lays its output out like the "
             "transposed `pred`, so the rows `correct[:k]` are not contiguous and the view raises "
             "for k > 1 and a batch above 1",
+        ),
+        Example(
+            code="import torch\ndef local_masks(masks, l_t):\n    b, t, c, h, w = masks.shape\n"
+            "    local = masks[:, :l_t]\n    return local.view(-1, c, h, w)\n",
+            fixed="import torch\ndef local_masks(masks, l_t):\n    b, t, c, h, w = masks.shape\n"
+            "    local = masks[:, :l_t]\n    return local.reshape(-1, c, h, w)\n",
+            note="from pytorchcv's ProPainter: the first `l_t` frames of each clip are not "
+            "contiguous when there are more, so merging the batch with them raises unless the "
+            "batch is 1, `l_t` is 1, or the slice keeps every frame",
         ),
         Example(
             code="import torch\ndef flat(x):\n    b, n, c = x.shape\n    y = x.transpose(1, 2)\n"
@@ -183,8 +196,9 @@ class ViewAfterPermute(Rule):
             return
         unless = " or ".join(dict.fromkeys(" and ".join(names) for names in judged.unless))
         origin = f" after {judged.origin}" if judged.origin else ""
-        message = (f"use .reshape() instead of .view(){origin}: this view merges dims the "
-                   f"permutation separated and raises RuntimeError"
+        merges = "dims the permutation separated" if judged.origin else "dims not adjacent in memory"
+        message = (f"use .reshape() instead of .view(){origin}: this view merges {merges} "
+                   f"and raises RuntimeError"
                    + (f" unless {unless}" if unless else ""))
         start, end = ctx.name_span(func)
         # under a handler that may catch the RuntimeError, the program relies on it; a
