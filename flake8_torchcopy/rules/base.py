@@ -303,9 +303,9 @@ class Rule:
     table_safety: ClassVar[str]
     rationale: ClassVar[str]  # why it matters (markdown)
     fix_safety: ClassVar[str]  # when the fix is safe and when it is not (markdown)
-    # Substrings of which at least one group must all be present in a file for
-    # the rule to possibly match: the engine's cheap pre-check.
-    triggers: ClassVar[Sequence[Sequence[str]]]
+    # Substrings (or patterns) of which at least one group must all be present in a file
+    # for the rule to possibly match: the engine's cheap pre-check.
+    triggers: ClassVar[Sequence[Sequence[Union[str, WordPattern]]]]
     # The same, for the text of one function (None: ``triggers``).  Stricter, since a
     # call must be there: names imported under an alias are added by the walker.
     function_triggers: ClassVar[Optional[Sequence[Sequence[Union[str, CallWord, WordPattern, CalledThen]]]]] = None
@@ -318,6 +318,6 @@ class Rule:
         raise NotImplementedError
 
     @classmethod
-    def may_match(cls, present: "Mapping[str, bool]") -> bool:
+    def may_match(cls, present: "Mapping[Union[str, WordPattern], bool]") -> bool:
         """``present`` maps each trigger word to whether the file contains it."""
         return any(all(present[t] for t in group) for group in cls.triggers)

@@ -12,6 +12,12 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..analysis.context import Context
 
 
+# a subscript that can leave a tensor's rows apart: a slice or an index of a later dim (a colon
+# or an ellipsis, and a comma: ``x[:, :k]``, ``x[:, 0]``, ``x[..., 0]``) or a step (``x[::2]``);
+# a part of the first dim alone (``x[:k]``, ``lines[1:]``) leaves a contiguous tensor contiguous
+_CUT = WordPattern(r"\[[^\]\n]*(?::[^\]\n]*,|,[^\]\n]*:|::|\.\.\.\s*,)", needs="[")
+
+
 class ViewAfterPermute(Rule):
     code = "TRC201"
     name = "view-after-permute"
@@ -59,15 +65,14 @@ class ViewAfterPermute(Rule):
                 ("view(", "movedim"), ("view(", "moveaxis"), ("view(", ".t("), ("view(", ".T"),
                 ("view(", ".mT"), ("view(", ".mH"), ("view(", ".H"), ("view(", "expand"),
                 ("view(", "batch_first"), ("view(", "chunk("), ("view(", "split("), ("view(", "unbind("),
-                ("view(", "einsum("), ("view(", "["))
+                ("view(", "einsum("), ("view(", _CUT))
     # in a function, the one-letter attributes as whole words (``.T``, not ``.Tensor``); an
     # RNN built with batch_first (in __init__) anywhere in the module, called elsewhere, and
-    # an einsum anywhere in it (its output returned by a helper, handed to another function),
-    # and in a function a slice (``x[:, :k]``: its rows are not contiguous)
+    # an einsum anywhere in it (its output returned by a helper, handed to another function)
     function_triggers = tuple(
         (view, WordPattern(re.escape(w) + r"(?!\w)", needs=w) if w in (".T", ".mT", ".mH", ".H")
          else ModuleWord(w) if w in ("batch_first", "einsum(")
-         else WordPattern(r"\[[^\]\n]*:", needs="[") if w == "[" else w)
+         else w)
         for view, w in triggers)
 
     VALID = (
