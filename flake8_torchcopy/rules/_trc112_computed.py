@@ -15,10 +15,10 @@ from __future__ import annotations
 import ast
 from typing import AbstractSet, Optional, Tuple
 
-from ._common import LEGACY_CONSTRUCTOR_NAMES, keywords, short
+from ._common import LEGACY_CONSTRUCTOR_NAMES, short
 from ._trc112_chain import through_host_ops
 from ._trc112_joined import host_factory
-from ._trc112_moves import DEFAULT_DEVICE, DTYPES, move_target, on_the_host
+from ._trc112_moves import DTYPES, MOVE_VERBS, device_move
 
 #: unary pointwise ops: one tensor in, a tensor of its shape on its device out
 POINTWISE = frozenset("""
@@ -73,16 +73,10 @@ def report_computed(code: str, node: ast.Call, recv: ast.AST, factory: ast.Call,
     """``torch.log2(torch.arange(n).float()).to(d)``: reported for a move to a device (or to
     what a name does not tell), never a bare conversion; not where a default device may be in
     force around it, or the factory replaced; no fix."""
-    tkw = keywords(node)
-    if tkw is None or any(isinstance(a, ast.Starred) for a in node.args):
+    what = device_move(node, ctx)
+    if what is None or ctx.may_replace_torch(name):
         return
-    what = move_target(node, tkw, ctx)
-    if what is None or what[0] not in ("device", "unknown", "both") \
-            or what[0] == "device" and what[1] is not None and on_the_host(what[1]):
-        return
-    if ctx.fix_blocker == DEFAULT_DEVICE and ctx.default_device_near(node) or ctx.may_replace_torch(name):
-        return  # the factory may be built on a default device already
-    verb = {"device": "moves it", "both": "moves and converts it"}.get(what[0], "moves or converts it")
+    verb = MOVE_VERBS[what[0]]
     advice = f"pass device= to torch.{name} and compute there"
     if any(isinstance(n, ast.Call) and getattr(n.func, "attr", None) == "type" and n.args
            and ctx.qualname(n.args[0]) not in DTYPES for n in ast.walk(recv)):

@@ -14,7 +14,7 @@ from typing import AbstractSet, List, Optional
 
 from ._common import keywords, short
 from ._trc112_chain import through_host_ops
-from ._trc112_moves import DEFAULT_DEVICE, may_be_tensor, move_target, on_the_host
+from ._trc112_moves import MOVE_VERBS, device_move, may_be_tensor
 
 #: the joins of a sequence of tensors, as ``torch.<name>``, and the keywords they may have
 JOINS = frozenset({"cat", "concat", "concatenate", "stack"})
@@ -78,17 +78,10 @@ def report_joined(code: str, node: ast.Call, join: ast.Call, pieces: List[str], 
     (or to what a name does not tell), never a bare conversion (the pieces' dtypes promote
     before it); not where a default device may be in force around it, or a factory replaced;
     no fix."""
-    tkw = keywords(node)
-    if tkw is None or any(isinstance(a, ast.Starred) for a in node.args):
+    what = device_move(node, ctx)
+    if what is None or any(ctx.may_replace_torch(n) for n in set(pieces)):
         return
-    what = move_target(node, tkw, ctx)
-    if what is None or what[0] not in ("device", "unknown", "both") \
-            or what[0] == "device" and what[1] is not None and on_the_host(what[1]):
-        return
-    if ctx.fix_blocker == DEFAULT_DEVICE and ctx.default_device_near(node) \
-            or any(ctx.may_replace_torch(n) for n in set(pieces)):
-        return  # the pieces may be built on a default device already
-    verb = {"device": "moves it", "both": "moves and converts it"}.get(what[0], "moves or converts it")
+    verb = MOVE_VERBS[what[0]]
     made = ", ".join(f"torch.{n}" for n in dict.fromkeys(pieces))
     advice = f"pass device= to {made} and join the pieces there"
     if what[0] == "both":

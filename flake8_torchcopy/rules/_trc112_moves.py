@@ -6,6 +6,8 @@ import ast
 import re
 from typing import Optional
 
+from ._common import keywords
+
 DTYPES = frozenset(f"torch.{n}" for n in """
     float float32 float64 double float16 half bfloat16 int int8 int16 int32 int64 long short
     uint8 bool complex64 complex128 cfloat cdouble""".split())
@@ -207,6 +209,25 @@ def reduction_of_unknown(a: ast.AST, ctx, depth: int = 0) -> bool:
 #: text names, or a ``with`` of something a device flows into: where the ``with`` is not
 #: around it, ``.to("cpu")`` of a host factory is quiet)
 DEFAULT_DEVICE = "the module may set a default device"
+
+#: how a report says what the move does, by :func:`move_target`'s kind
+MOVE_VERBS = {"device": "moves it", "both": "moves and converts it", "unknown": "moves or converts it"}
+
+
+def device_move(node: ast.Call, ctx) -> Optional[tuple]:
+    """:func:`move_target` of ``node`` where it may move a tensor built on the host to a
+    device (not a bare conversion, not to the host, no ``*args``), and no default device may
+    be in force around it (the tensor may be built on that device already): else None."""
+    kw = keywords(node)
+    if kw is None or any(isinstance(a, ast.Starred) for a in node.args):
+        return None
+    what = move_target(node, kw, ctx)
+    if what is None or what[0] not in MOVE_VERBS \
+            or what[0] == "device" and what[1] is not None and on_the_host(what[1]):
+        return None
+    if ctx.fix_blocker == DEFAULT_DEVICE and ctx.default_device_near(node):
+        return None
+    return what
 
 
 # factories that check their data on the host (torch.tensor unpacks it: a ragged list or an int
