@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from . import modulefacts, nncontainers, returns, starimports
+from . import dispatch, modulefacts, nncontainers, returns, starimports
 from .callsites import BLOCK_FIELDS, MAX_ROUNDS, NO_CALLSITES, parameter_seeds
 from .closedness import closed_functions
 from .localnames import local_names
@@ -358,7 +358,7 @@ class FlowWalker(StatementWalker):
         self.self_value = None
         args = func.args
         params = args.posonlyargs + args.args + args.kwonlyargs
-        seeds = self.seeds.get(id(func), {})
+        seeds = self.seeds.get(id(func)) or dispatch.seeds_of(self, func)  # or a registered type's
         for a in params:
             self.env[a.arg] = seeds.get(a.arg) or self.param_value(a.annotation)
         for star in (args.vararg, args.kwarg):

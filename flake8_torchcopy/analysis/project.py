@@ -380,3 +380,5 @@ def forget() -> None:
     forget_globals()
     from .scriptdirs import forget as forget_scripts
     forget_scripts()
+    from .dispatch import forget as forget_dispatchers
+    forget_dispatchers()

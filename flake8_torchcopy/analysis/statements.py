@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
 
-from . import attrnarrowing, listfill, namespaces, starimports
+from . import attrnarrowing, dispatch, listfill, namespaces, starimports
 from .binding import names_only as _names_only
 from .caught import CAUGHT_ANY, caught_bits
 from .exprs import Evaluator
@@ -31,8 +31,7 @@ _JIT_DECORATORS = frozenset({"torch.jit.script", "torch.jit.script_method", "tor
 _NON_SWALLOWING = frozenset({
     "io.open", "warnings.catch_warnings", "tempfile.TemporaryDirectory", "tempfile.NamedTemporaryFile",
     "threading.Lock", "threading.RLock", "contextlib.nullcontext", "contextlib.redirect_stdout",
-    "contextlib.redirect_stderr", "numpy.errstate",
-})
+    "contextlib.redirect_stderr", "numpy.errstate"})
 
 # builtin exception classes that are not RuntimeError or one of its bases
 _OTHER_ERRORS = frozenset("""
@@ -174,6 +173,8 @@ class StatementWalker(Evaluator):
         self.env[s.name] = Value(local_def=True)
         if self.in_module_body:
             self.module_defs.put(self.env[s.name], s)
+        if s.decorator_list and self.has["register"]:
+            dispatch.note_def(self, s)  # a singledispatch function, or a registration on one
         self.deferred.append((s, self.def_outer(s), jit))
 
     s_AsyncFunctionDef = s_FunctionDef
@@ -188,8 +189,7 @@ class StatementWalker(Evaluator):
         # a class body's names are no closures of the functions defined in it
         self.env, self.loops, self.raised, closure_func, self.closure_func = {}, [], [], self.closure_func, None
         self.block(s.body)
-        # methods see the module scope, not the class body
-        body = {id(b) for b in s.body}
+        body = {id(b) for b in s.body}  # methods see the module scope, not the class body
         for i, (func, outer, jit) in enumerate(self.deferred):
             if outer is not None and id(func) in body:
                 self.deferred[i] = (func, self.outer, jit)
