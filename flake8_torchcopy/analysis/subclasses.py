@@ -43,6 +43,7 @@ class SubclassCaveats:
     """Passes a possible Tensor subclass on from what a tensor is computed from."""
 
     cache: Dict[int, Value]  # the evaluator's: id(node) -> its value
+    imported_from: Dict[int, tuple]  # the evaluator's: id(value) -> (value, level, module, name)
 
     def derived_caveat(self, node: ast.AST, v: Value) -> Value:
         """A tensor computed from a value that may be a Tensor subclass (or is not known to
@@ -79,7 +80,8 @@ class SubclassCaveats:
             cv = self.cache.get(id(c))
             if cv is None:
                 continue
-            caveat = _caveat(cv) if cv.kind != NOT or c.__class__ is not ast.Call else self.read_caveat(c)
+            caveat = _caveat(cv, self.imported_from) if cv.kind != NOT or c.__class__ is not ast.Call \
+                else self.read_caveat(c)
             if caveat is not None:
                 return v.with_(caveat=caveat)
         return v
@@ -91,8 +93,9 @@ class SubclassCaveats:
         if not isinstance(f, ast.Attribute):
             return None
         recv = self.cache.get(id(f.value))
-        return SUBCLASS if recv is not None and recv.qualname is None and not recv.local_def \
-            and recv.kind in (UNKNOWN, ANNOTATED) else None
+        if recv is None or recv.qualname is not None or recv.kind not in (UNKNOWN, ANNOTATED):
+            return None
+        return _caveat(recv, self.imported_from) if recv.local_def else SUBCLASS
 
     def items_caveat(self, args, sequence_op: bool):
         """The caveat of the items of a sequence argument that is not a literal list: a
@@ -117,24 +120,29 @@ class SubclassCaveats:
                     if i == 0 and sequence_op:
                         return SUBCLASS
                     continue
-                caveat = _caveat(it)
+                caveat = _caveat(it, self.imported_from)
                 if caveat is not None:
                     return caveat
         return None
 
 
-def _caveat(cv: Value) -> Optional[str]:
+def _caveat(cv: Value, imported: Dict[int, tuple]) -> Optional[str]:
     """Why a value an op is computed from may make its result a subclass (or no tensor at
     all): it may be one itself.  A value of unknown kind may be, whatever sizes it stands for
     (``self.n``, ``s * 2`` of a parameter ``s``: a 0-dim subclass there makes ``torch.zeros``
     return the subclass, and ``torch.ones(3) * obj`` is what ``obj.__rmul__`` returns), and
-    so may a name another module binds (``from cfg import S``, ``cfg.scale``); a name of
-    torch, numpy or math (``torch.float64``, ``np.pi``) may not."""
+    so may a name another module binds (``from cfg import S``, ``from .cfg import S``, a
+    star import's, ``cfg.scale``: a third module may rebind it first, ``cfg.S = obj``); a
+    name of torch, numpy or math (``torch.float64``, ``np.pi``) may not, nor a ``def`` or
+    ``class`` of the module."""
     if cv.qualname is not None:
         return None if cv.qualname.split(".")[0] in _LIBRARIES or cv.local_def else SUBCLASS
     if cv.caveat is not None:
         return cv.caveat
-    if cv.kind == ANNOTATED or cv.kind == UNKNOWN and not cv.local_def:
+    if cv.local_def:  # of the module, unless a relative or star import bound it
+        held = imported.get(id(cv))
+        return SUBCLASS if held is not None and held[0] is cv else None
+    if cv.kind == ANNOTATED or cv.kind == UNKNOWN:
         return SUBCLASS
     return None
 
