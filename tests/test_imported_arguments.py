@@ -53,3 +53,33 @@ def test_an_imported_argument_leaves_the_fix_unsafe(tmp_path, form):
 def test_a_module_constant_of_its_own_stays_safe():
     src = "import torch\nDT = torch.float64\nt = torch.tensor(torch.zeros(2, dtype=DT))\n"
     assert [bool(f.fix and f.fix.safe) for f in lint_source(src) if f.code == "TRC101"] == [True]
+
+
+ITEM_MACRO = "N = 3\n"
+ITEM_HACK = """
+import torch
+import app.macro
+
+class Sub(torch.Tensor):
+    pass
+
+class Box:
+    def item(self):
+        return torch.tensor(2.0).as_subclass(Sub)
+
+app.macro.N = Box()
+"""
+ITEM_USE = "\n\ndef make():\n    return torch.tensor(torch.ones(3) * N.item())\n"
+
+
+@pytest.mark.parametrize("form", ["from .macro import N", "from .macro import *", "from app.macro import *"])
+def test_an_item_read_of_an_imported_name_leaves_the_fix_unsafe(tmp_path, form):
+    # N.item() of a name another module binds is no number for sure: its item() may hand back
+    # a 0-dim subclass, and ones(3) * it is then that subclass, which detach().clone() keeps
+    write_tree(tmp_path, {"app/__init__.py": "", "app/macro.py": ITEM_MACRO, "app/hack.py": ITEM_HACK,
+                          "app/user.py": "import torch\n" + form + ITEM_USE})
+    assert fixes(tmp_path / "app" / "user.py") == [False]
+    run = ("import warnings, torch; warnings.simplefilter('ignore'); import app.hack, app.user as u; "
+           "print(type(u.make()).__name__, type((torch.ones(3) * u.N.item()).detach().clone()).__name__)")
+    out = subprocess.run([sys.executable, "-c", run], cwd=tmp_path, capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["Tensor", "Sub"]
