@@ -92,7 +92,8 @@ def called_where_caught(tree: ast.AST, catches: Callable[[ast.ExceptHandler], bo
     call that keeps an exception as a value (``gather(..., return_exceptions=True)``), those
     whose body may run elsewhere (a generator, a coroutine, a decorated function:
     :func:`_runs_elsewhere`) or read as a value (:func:`_references`); and, in a module
-    with such a try, ``forward`` and the dunder methods, which Python calls for it. An
+    with such a try, ``forward`` and the dunder methods, which Python calls for it; and
+    ``__del__`` in any module, whose errors Python ignores (prints and goes on). An
     error raised in them may be one the program relies on (``try: return merge(x) except
     RuntimeError: ...``)."""
     calls: Dict[str, Set[str]] = {}  # def name -> names it calls
@@ -113,6 +114,8 @@ def called_where_caught(tree: ast.AST, catches: Callable[[ast.ExceptHandler], bo
         caught.update(elsewhere, refs & set(calls))
     if catching:  # methods Python calls for the program (m(x) runs forward, a[i] __getitem__)
         caught.update(n for n in calls if n == "forward" or (n.startswith("__") and n.endswith("__")))
+    if "__del__" in calls:  # Python ignores what a finalizer raises: no try needed
+        caught.add("__del__")
     todo = list(caught)
     while todo:
         for callee in calls.get(todo.pop(), ()):
@@ -156,8 +159,12 @@ def _runs_elsewhere(func: ast.AST) -> bool:
 
 
 #: calls that keep an exception as a value, no try needed: ``gather(..., return_exceptions=True)``,
-#: an executor's future (``pool.submit(f).exception()``), a task
-_HOLDERS = frozenset("submit exception run_in_executor apply_async create_task ensure_future".split())
+#: an executor's future (``pool.submit(f).exception()``), a task; or that run a function where
+#: its error is printed and ignored: ``weakref.finalize(o, f)``, ``atexit.register(f)``, a thread
+_HOLDERS = frozenset("""submit exception run_in_executor apply_async create_task ensure_future finalize
+    register Thread Timer start_new_thread""".split())
+#: of those, the ones also called by a bare name (``from threading import Thread``)
+_NAMED_HOLDERS = frozenset("finalize Thread Timer start_new_thread".split())
 
 
 def _references(tree: ast.AST) -> Tuple[Set[str], bool]:
@@ -172,6 +179,7 @@ def _references(tree: ast.AST) -> Tuple[Set[str], bool]:
         if isinstance(n, ast.Call):
             called.add(id(n.func))
             holds = holds or (isinstance(n.func, ast.Attribute) and n.func.attr in _HOLDERS) \
+                or (isinstance(n.func, ast.Name) and n.func.id in _NAMED_HOLDERS) \
                 or any(k.arg == "return_exceptions" for k in n.keywords)
         elif isinstance(n, ast.Constant):
             if isinstance(n.value, str) and n.value.isidentifier():

@@ -1,0 +1,154 @@
+"""Review 16: ways a default (safe) fix changed what a program does.
+
+* An error Python swallows without a ``try``: what ``__del__`` raises is printed and ignored,
+  and so is what a function run by ``weakref.finalize``, ``atexit.register`` or a thread
+  raises.  TRC201's ``.view()`` -> ``.reshape()`` then lets the rest of the finalizer (or the
+  thread) run, where the original stopped at the view (``analysis/caught.py``).
+* A module that replaces a torch function (``torch.ones = f``, ``setattr(torch, "ones", f)``,
+  ``F.relu = f`` through ``import torch.nn.functional as F``, ``torch.__dict__[...]``,
+  ``mock.patch("torch.ones")``, ``patch.object(torch, ...)``): the factory that proved ``t`` a
+  plain tensor may return a subclass, whose ``detach().clone()`` keeps its class where
+  ``torch.tensor(t)`` made it plain (``analysis/modulescan.py``, ``may_retype``).
+
+Each shown with torch: the old safe fix (now the unsafe one) does something else.
+"""
+import os
+import textwrap
+import warnings
+
+import pytest
+
+from flake8_torchcopy import fix_source, lint_source
+
+
+def _forked(src: str, call: str) -> str:
+    """``repr`` of ``call`` after running ``src``, in a child process: the snippets patch torch."""
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        os.close(r)
+        try:
+            import sys
+            sys.stderr = open(os.devnull, "w")  # "Exception ignored in ..."
+            ns: dict = {}
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                exec(compile(src, "<review16>", "exec"), ns)
+                out = repr(eval(call, ns))
+        except BaseException as e:  # noqa: BLE001 - reported to the parent
+            out = "raised " + type(e).__name__
+        os.write(w, out.encode())
+        os._exit(0)
+    os.close(w)
+    data = b""
+    while True:
+        chunk = os.read(r, 1 << 16)
+        if not chunk:
+            break
+        data += chunk
+    os.close(r)
+    os.waitpid(pid, 0)
+    return data.decode()
+
+
+def _one(src: str, code: str):
+    (f,) = [f for f in lint_source(src) if f.code == code]
+    return f
+
+
+VIEW = "torch.ones(2, 3).t().view(6)"
+
+SWALLOWED = [
+    # a finalizer: Python prints what it raises and goes on
+    f"""
+import gc
+import torch
+log = []
+class Holder:
+    def __del__(self):
+        y = {VIEW}
+        log.append("rest of __del__")
+def use():
+    Holder()
+    gc.collect()
+    return log
+""",
+    # a helper the finalizer calls
+    f"""
+import gc
+import torch
+log = []
+def merge():
+    return {VIEW}
+class Holder:
+    def __del__(self):
+        merge()
+        log.append("rest of __del__")
+def use():
+    Holder()
+    gc.collect()
+    return log
+""",
+    f"""
+import weakref
+import torch
+log = []
+class Obj:
+    pass
+def cleanup():
+    y = {VIEW}
+    log.append("rest of cleanup")
+def use():
+    o = Obj()
+    weakref.finalize(o, cleanup)
+    del o
+    return log
+""",
+    f"""
+import threading
+import torch
+log = []
+def work():
+    y = {VIEW}
+    log.append("rest of work")
+def use():
+    th = threading.Thread(target=work)
+    th.start()
+    th.join()
+    return log
+""",
+    f"""
+from threading import Thread
+import torch
+log = []
+def work():
+    y = {VIEW}
+    log.append("rest of work")
+def use():
+    th = Thread(target=work)
+    th.start()
+    th.join()
+    return log
+""",
+]
+
+
+@pytest.mark.parametrize("src", SWALLOWED)
+def test_swallowed_view_error_fix_unsafe(src):
+    src = textwrap.dedent(src).lstrip("\n")
+    f = _one(src, "TRC201")
+    assert f.fix is not None and not f.fix.safe
+    fixed = fix_source(src, unsafe=True)
+    assert ".reshape(6)" in fixed
+    assert _forked(src, "use()") == "[]"  # the view raised, swallowed: the rest never ran
+    assert _forked(fixed, "use()") != "[]"  # the old safe fix runs it
+
+
+def test_atexit_function_fix_unsafe():
+    src = f"import atexit\nimport torch\ndef bye():\n    y = {VIEW}\n    print('bye')\natexit.register(bye)\n"
+    assert not _one(src, "TRC201").fix.safe
+
+
+def test_plain_view_keeps_safe_fix():
+    src = f"import torch\ndef f():\n    return {VIEW}\n"
+    assert _one(src, "TRC201").fix.safe
