@@ -1,4 +1,4 @@
-"""Review 16: ways a default (safe) fix changed what a program does.
+"""Review 16: two ways a default (safe) fix changed what a program does.
 
 * An error Python swallows without a ``try``: what ``__del__`` raises is printed and ignored,
   and so is what a function run by ``weakref.finalize``, ``atexit.register`` or a thread
@@ -149,6 +149,45 @@ def test_atexit_function_fix_unsafe():
     assert not _one(src, "TRC201").fix.safe
 
 
-def test_plain_view_keeps_safe_fix():
+SUB = "class Sub(torch.Tensor):\n    pass\n"
+USE = "def use():\n    t = torch.ones(3)\n    return type(torch.tensor(t)).__name__\n"
+REPLACED = [
+    "import torch\n" + SUB + "_ones = torch.ones\ntorch.ones = lambda *a: _ones(*a).as_subclass(Sub)\n" + USE,
+    "import torch as th\nimport torch\n" + SUB + "_ones = th.ones\nth.ones = lambda *a: _ones(*a).as_subclass(Sub)\n"
+    + USE,
+    "import torch\n" + SUB + "_ones = torch.ones\nsetattr(torch, 'ones', lambda *a: _ones(*a).as_subclass(Sub))\n"
+    + USE,
+    "import torch\n" + SUB + "_ones = torch.ones\ntorch.__dict__['ones'] = lambda *a: _ones(*a).as_subclass(Sub)\n"
+    + USE,
+    "import torch\nfrom unittest import mock\n" + SUB + "_ones = torch.ones\n"
+    "mock.patch('torch.ones', lambda *a: _ones(*a).as_subclass(Sub)).start()\n" + USE,
+    "import torch\nfrom unittest import mock\n" + SUB + "_ones = torch.ones\n"
+    "mock.patch.object(torch, 'ones', lambda *a: _ones(*a).as_subclass(Sub)).start()\n" + USE,
+    "import torch\nimport torch.nn.functional as F\n" + SUB + "_relu = F.relu\n"
+    "F.relu = lambda x: _relu(x).as_subclass(Sub)\n"
+    "def use():\n    t = F.relu(torch.ones(3))\n    return type(torch.tensor(t)).__name__\n",
+    "import torch\nfrom torch.nn import functional\n" + SUB + "_relu = functional.relu\n"
+    "functional.relu = lambda x: _relu(x).as_subclass(Sub)\n"
+    "def use():\n    t = functional.relu(torch.ones(3))\n    return type(torch.tensor(t)).__name__\n",
+]
+
+
+@pytest.mark.parametrize("src", REPLACED)
+def test_replaced_torch_function_fix_unsafe(src):
+    f = _one(src, "TRC101")
+    assert f.fix is not None and not f.fix.safe
+    fixed = fix_source(src, unsafe=True)
+    assert "t.detach().clone()" in fixed
+    assert _forked(src, "use()") == "'Tensor'"
+    assert _forked(fixed, "use()") == "'Sub'"  # the old safe fix keeps the subclass
+
+
+def test_plain_modules_keep_safe_fixes():
+    """Settings stores, calls, comparisons and attributes of other objects replace nothing."""
+    for head in ("torch.backends.cudnn.benchmark = True\n", "torch.manual_seed(0)\n",
+                 "ok = torch.ones == 1\n", "from torch import nn\nlin = nn.Linear(2, 2)\nlin.bias = None\n",
+                 "from unittest import mock\np = mock.patch('torch.cuda.is_available')\n"):
+        src = "import torch\n" + head + USE
+        assert _one(src, "TRC101").fix.safe, head
     src = f"import torch\ndef f():\n    return {VIEW}\n"
     assert _one(src, "TRC201").fix.safe

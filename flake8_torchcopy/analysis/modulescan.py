@@ -17,6 +17,7 @@ from typing import Callable, Dict, Iterator, List, Optional, Set
 from ..textsearch import AnyOf, whole_word
 from .datastores import may_store_data
 from .nodeindex import children, select, walk
+from .torchstores import replaces_torch, torch_aliases
 
 #: what a star import binds, where it is known (:func:`.starimports.rebinds`)
 Stars = Callable[[ast.ImportFrom], Optional[Dict[str, Optional[str]]]]
@@ -312,7 +313,7 @@ def may_replace_attribute(source: str, tree: ast.AST, name: str) -> bool:
     """Does the module store into an attribute called ``name`` (``torch.zeros = f``), or
     call ``setattr`` on torch (under any ``import torch as`` alias) or write its
     ``__dict__``?  (``setattr(self, ...)`` is everywhere in nn code and is not torch.)"""
-    alt = "|".join(_torch_aliases(source))
+    alt = "|".join(torch_aliases(source))
     if "setattr" in source or "__dict__" in source or "vars(" in source:
         if re.search(rf"setattr\(\s*(?:{alt})\b|\b(?:{alt})\.__dict__|vars\(\s*(?:{alt})\s*\)", source):
             return True  # setattr(torch, "zeros", f), torch.__dict__[...] = f
@@ -330,11 +331,6 @@ def may_replace_attribute(source: str, tree: ast.AST, name: str) -> bool:
                         and isinstance(sub.ctx, ast.Store):
                     return True
     return False
-
-
-def _torch_aliases(source: str) -> List[str]:
-    """``torch`` and the names ``import torch as`` binds."""
-    return sorted({"torch"} | set(re.findall(r"import\s+torch\s+as\s+(\w+)", source)))
 
 
 #: stores that may give tensors another class or other methods (the word, then the pattern):
@@ -376,6 +372,8 @@ _BOUND_NAME = re.compile(r"[ \t]*(\w+)[ \t]*(?::[^=\n]*)?\Z")
 
 def _may_retype(source: str) -> bool:
     if any(word in source and pattern.search(source) for word, pattern in _RETYPES):
+        return True
+    if replaces_torch(source):
         return True
     if "Tensor" not in source:
         return False

@@ -1,0 +1,61 @@
+"""Stores that replace a function of torch from a module's text (``torch.ones = f``,
+``F.relu = f``, ``setattr(torch, ...)``, ``mock.patch("torch.ones")``): the factory that proves
+a value a plain tensor may then return anything.  Read by :func:`.modulescan.may_retype`."""
+from __future__ import annotations
+
+import re
+from typing import List
+
+
+def torch_aliases(source: str) -> List[str]:
+    """``torch`` and the names ``import torch as`` binds."""
+    return sorted({"torch"} | set(re.findall(r"import\s+torch\s+as\s+(\w+)", source)))
+
+
+#: a statement storing into a public function of torch's namespaces (``torch.ones = f``, ``F.relu
+#: = f`` with ``F`` imported from torch; not ``x: torch.Tensor = v``, ``Enum.__module__ = ...``),
+#: ``setattr(torch, ...)``, a store into its ``__dict__`` or ``vars(torch)``, ``mock.patch("torch.ones")``: a
+#: factory that proves a tensor plain may return anything
+_STORE = re.compile(r"\s*\.\s*(?:(?:nn\s*\.\s*)?(?:functional|init)\s*\.\s*|(?:linalg|fft|special)\s*\.\s*)?"
+                    r"(?!_)\w+\s*=(?!=)")
+
+
+#: the namespaces whose names are read (``from torch.backends import cudnn`` is settings)
+_SPACES = r"torch(?:\.nn(?:\.functional|\.init)?|\.linalg|\.fft|\.special)?"
+#: a line that stores into an attribute of a name (not ``self.``), compiled once: the names vary
+_LINE_STORE = re.compile(r"\n[ \t]*(?!self\b)(\w+)" + _STORE.pattern)
+_FROM_TORCH = re.compile(rf"from[ \t]+{_SPACES}[ \t]+import[ \t]*(?:\(([^)]*)\)|([^\n;#]*))")
+_SUBMODULE_AS = re.compile(rf"import[ \t]+{_SPACES}[ \t]+as[ \t]+(\w+)")
+
+
+def replaces_torch(source: str) -> bool:
+    """May the module store into a function of torch (the forms above)?  Every tensor a
+    torch call made may then be another class: a fix proven on it is unsafe.  Each search
+    is led by a literal (a name, ``setattr``, ``__dict__``, ``patch``): the file is long."""
+    names = set(torch_aliases(source))  # and names bound from torch: F, nn, functional, a function
+    if "torch." in source:
+        names.update(_SUBMODULE_AS.findall(source))
+    if "from" in source:
+        for inside, line in _FROM_TORCH.findall(source):
+            names.update(part.split()[-1] for part in (inside or line).split(",")
+                         if part.split() and part.split()[-1].isidentifier())
+    if any(g in names for g in _LINE_STORE.findall(source)):  # a statement ``name.f = ...``
+        return True
+    if "setattr" in source and any(g in names for g in _SETATTR.findall(source)):
+        return True
+    if "__dict__" in source and any(_NAME_BEFORE.search(source[max(0, m.start() - 64):m.start()]).group()  # type: ignore[union-attr]
+                                    in names for m in _DICT_STORE.finditer(source)):
+        return True
+    if "vars(" in source and any(g in names for g in _VARS_STORE.findall(source)):
+        return True
+    return "patch" in source and (_PATCH_NAME.search(source) is not None
+                                  or any(g in names for g in _PATCH_OBJECT.findall(source)))
+
+
+# each led by a literal (a fast search), the name it stores into read off a group
+_SETATTR = re.compile(r"setattr\(\s*(\w+)\s*,")
+_DICT_STORE = re.compile(r"\.__dict__\s*(?:\[[^\]\n]*\]\s*=(?!=)|\.\s*update\()")
+_NAME_BEFORE = re.compile(r"\w*\Z")
+_VARS_STORE = re.compile(r"vars\(\s*(\w+)\s*\)\s*(?:\[[^\]\n]*\]\s*=(?!=)|\.\s*update\()")
+_PATCH_NAME = re.compile(r"""patch\(\s*["']torch\.(?:(?:nn\.functional|linalg|fft|special)\.)?\w+["']""")
+_PATCH_OBJECT = re.compile(r"patch\.object\(\s*(\w+)\s*,")
