@@ -4,6 +4,11 @@
   and so is what a function run by ``weakref.finalize``, ``atexit.register`` or a thread
   raises.  TRC201's ``.view()`` -> ``.reshape()`` then lets the rest of the finalizer (or the
   thread) run, where the original stopped at the view (``analysis/caught.py``).
+* A module that rebinds ``torch`` through a namespace the dynamic-store scan missed: a
+  module-level ``locals()`` (there it is ``globals()``: ``locals()["torch"] = w``,
+  ``locals().update(torch=w)``, ``g = locals(); g["torch"] = w``) or a frame's ``f_globals``
+  (``sys._getframe().f_globals``, ``inspect.currentframe()``): ``torch.tensor(t)`` then calls
+  the wrapper, ``t.detach().clone()`` does not (``analysis/torchstores.py``).
 * A module that replaces a torch function (``torch.ones = f``, ``setattr(torch, "ones", f)``,
   ``F.relu = f`` through ``import torch.nn.functional as F``, ``torch.__dict__[...]``,
   ``mock.patch("torch.ones")``, ``patch.object(torch, ...)``): the factory that proved ``t`` a
@@ -191,3 +196,39 @@ def test_plain_modules_keep_safe_fixes():
         assert _one(src, "TRC101").fix.safe, head
     src = f"import torch\ndef f():\n    return {VIEW}\n"
     assert _one(src, "TRC201").fix.safe
+
+
+WRAP = """
+import torch
+_torch = torch
+class Wrap:
+    def __getattr__(self, name):
+        return getattr(_torch, name)
+    def tensor(self, data):
+        return "wrapped"
+"""
+USE_WRAPPED = "def use():\n    t = torch.ones(3)\n    return torch.tensor(t)\n"
+REBOUND = [
+    "locals()['torch'] = Wrap()\n",
+    "locals().update(torch=Wrap())\n",
+    "g = locals()\ng['torch'] = Wrap()\n",
+    "if True:\n    locals()['torch'] = Wrap()\n",
+    "import sys\nsys._getframe().f_globals['torch'] = Wrap()\n",
+    "import inspect\ninspect.currentframe().f_locals['torch'] = Wrap()\n",
+]
+
+
+@pytest.mark.parametrize("stmt", REBOUND)
+def test_torch_rebound_through_module_namespace_fix_unsafe(stmt):
+    src = WRAP + stmt + USE_WRAPPED
+    f = _one(src, "TRC101")
+    assert f.fix is not None and not f.fix.safe
+    fixed = fix_source(src, unsafe=True)
+    assert _forked(src, "use()") == "'wrapped'"
+    assert _forked(fixed, "use()").startswith("tensor(")  # the old safe fix skips the wrapper
+
+
+def test_locals_in_a_function_keeps_safe_fix():
+    """A function's ``locals()`` is a snapshot: writing it binds nothing."""
+    src = "import torch\ndef g(a):\n    return dict(**locals())\n" + USE_WRAPPED
+    assert _one(src, "TRC101").fix.safe

@@ -20,10 +20,10 @@ from .closedness import closed_functions
 from .localnames import local_names
 from .context import Context
 from .caught import called_where_caught, catches_type_error, handler_catches
-from .modulescan import (may_replace_attribute, may_script, may_set_default_device,
-                         may_store_dynamically, module_bindings, module_rebound)
+from .modulescan import may_replace_attribute, may_script, may_set_default_device, module_bindings, module_rebound
 from .sink import NO_SINK, Sink
 from .statements import Deferred, FunctionNode, StatementWalker
+from .torchstores import may_store_dynamically
 from .triggers import Word, WordsIn, alias_groups, found, returning_groups
 from .values import ANNOTATED, MODULE_GLOBAL, NOT_VALUE, TENSOR, UNKNOWN, UNKNOWN_VALUE, Env, Value
 from .visitor import Visitor
@@ -176,7 +176,7 @@ class FlowWalker(StatementWalker):
         self.walked: Dict[int, Deferred] = {}  # id(def) -> what it was walked with
         self.raised: List[Env] = []  # per enclosing `try` body: the states a handler may start from
         self.globals_, self.nonlocals = _declared(tree, source)
-        self.dynamic_stores = may_store_dynamically(source)
+        self.dynamic_stores = may_store_dynamically(source, tree)
         self._rebound: Optional[frozenset] = None
         self.catching: List[int] = []  # per enclosing try body / with: handled errors (caught.caught_bits)
         self._may_match: Dict[int, bool] = {}

@@ -14,27 +14,13 @@ import ast
 import re
 from typing import Callable, Dict, Iterator, List, Optional, Set
 
-from ..textsearch import AnyOf, whole_word
+from ..textsearch import AnyOf
 from .datastores import may_store_data
 from .nodeindex import children, select, walk
 from .torchstores import replaces_torch, torch_aliases
 
 #: what a star import binds, where it is known (:func:`.starimports.rebinds`)
 Stars = Callable[[ast.ImportFrom], Optional[Dict[str, Optional[str]]]]
-
-
-def may_store_dynamically(source: str) -> bool:
-    """Does the text call ``exec``/``eval``/``globals()``/``vars()`` or reach the module
-    through ``sys.modules``/``importlib``/``__import__``/``__builtins__``?"""
-    for w in ("sys.modules", "__builtins__", "importlib", "__import__", "__globals__"):
-        if w in source:
-            return True
-    return _DYNAMIC_CALL.search(source) is not None
-
-
-# ``exec(``, ``eval(``, ``globals(``, ``vars()``: not a method (``m.eval()``), not part of a name
-_DYNAMIC_CALL = AnyOf([whole_word(w, r"(?<!\.%s)[ \t]*\(" % w) for w in ("exec", "eval", "globals")]
-                      + [whole_word("vars", r"(?<!\.vars)[ \t]*\(\s*\)")])
 
 
 def holds_view(ev) -> bool:

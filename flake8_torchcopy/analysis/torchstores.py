@@ -1,10 +1,15 @@
-"""Stores that replace a function of torch from a module's text (``torch.ones = f``,
-``F.relu = f``, ``setattr(torch, ...)``, ``mock.patch("torch.ones")``): the factory that proves
-a value a plain tensor may then return anything.  Read by :func:`.modulescan.may_retype`."""
+"""Stores a module's text may make into torch or its own namespace: a function of torch
+replaced (``torch.ones = f``, ``F.relu = f``, ``setattr(torch, ...)``, ``mock.patch("torch.ones")``:
+the factory that proves a value a plain tensor may then return anything; read by
+:func:`.modulescan.may_retype`), and names rebound dynamically (``exec``, ``globals()``, a
+module-level ``locals()``, a frame's ``f_globals``: :func:`may_store_dynamically`)."""
 from __future__ import annotations
 
+import ast
 import re
-from typing import List
+from typing import List, Optional
+
+from ..textsearch import AnyOf, whole_word
 
 
 def torch_aliases(source: str) -> List[str]:
@@ -59,3 +64,34 @@ _NAME_BEFORE = re.compile(r"\w*\Z")
 _VARS_STORE = re.compile(r"vars\(\s*(\w+)\s*\)\s*(?:\[[^\]\n]*\]\s*=(?!=)|\.\s*update\()")
 _PATCH_NAME = re.compile(r"""patch\(\s*["']torch\.(?:(?:nn\.functional|linalg|fft|special)\.)?\w+["']""")
 _PATCH_OBJECT = re.compile(r"patch\.object\(\s*(\w+)\s*,")
+
+
+def may_store_dynamically(source: str, tree: Optional[ast.AST] = None) -> bool:
+    """Does the text call ``exec``/``eval``/``globals()``/``vars()``, reach the module
+    through ``sys.modules``/``importlib``/``__import__``/``__builtins__``/a frame's
+    ``f_globals``/``f_locals``, or call ``locals()`` outside a function (there it is the
+    module's namespace: ``locals()["torch"] = w`` rebinds ``torch``; without the tree, any)?"""
+    for w in ("sys.modules", "__builtins__", "importlib", "__import__", "__globals__", "f_globals", "f_locals"):
+        if w in source:
+            return True
+    if _DYNAMIC_CALL.search(source) is not None:
+        return True
+    return "locals" in source and _LOCALS_CALL.search(source) is not None and (tree is None or _locals_outside(tree))
+
+
+def _locals_outside(tree: ast.AST) -> bool:
+    todo = list(ast.iter_child_nodes(tree))
+    while todo:
+        n = todo.pop()
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            continue  # (its locals() is a snapshot: writes bind nothing)
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "locals":
+            return True
+        todo.extend(ast.iter_child_nodes(n))
+    return False
+
+
+# ``exec(``, ``eval(``, ``globals(``, ``vars()``: not a method (``m.eval()``), not part of a name
+_LOCALS_CALL = re.compile(whole_word("locals", r"(?<!\.locals)[ \t]*\("))
+_DYNAMIC_CALL = AnyOf([whole_word(w, r"(?<!\.%s)[ \t]*\(" % w) for w in ("exec", "eval", "globals")]
+                      + [whole_word("vars", r"(?<!\.vars)[ \t]*\(\s*\)")])
