@@ -2,7 +2,7 @@
 
 * An error Python swallows without a ``try``: what ``__del__`` raises is printed and ignored,
   and so is what a function run by ``weakref.finalize``, ``atexit.register`` or a thread
-  raises.  TRC201's ``.view()`` -> ``.reshape()`` then lets the rest of the finalizer (or the
+  (``Thread(target=f)``, a ``Thread`` subclass's ``run``) raises.  TRC201's ``.view()`` -> ``.reshape()`` then lets the rest of the finalizer (or the
   thread) run, where the original stopped at the view (``analysis/caught.py``).
 * A module that rebinds ``torch`` through a namespace the dynamic-store scan missed: a
   module-level ``locals()`` (there it is ``globals()``: ``locals()["torch"] = w``,
@@ -118,6 +118,20 @@ def work():
     log.append("rest of work")
 def use():
     th = threading.Thread(target=work)
+    th.start()
+    th.join()
+    return log
+""",
+    f"""
+import threading
+import torch
+log = []
+class Worker(threading.Thread):
+    def run(self):
+        y = {VIEW}
+        log.append("rest of run")
+def use():
+    th = Worker()
     th.start()
     th.join()
     return log

@@ -93,15 +93,20 @@ def called_where_caught(tree: ast.AST, catches: Callable[[ast.ExceptHandler], bo
     whose body may run elsewhere (a generator, a coroutine, a decorated function:
     :func:`_runs_elsewhere`) or read as a value (:func:`_references`); and, in a module
     with such a try, ``forward`` and the dunder methods, which Python calls for it; and
-    ``__del__`` in any module, whose errors Python ignores (prints and goes on). An
+    ``__del__`` in any module, whose errors Python ignores (prints and goes on), and the
+    ``run`` of a ``Thread``/``Process`` subclass. An
     error raised in them may be one the program relies on (``try: return merge(x) except
     RuntimeError: ...``)."""
     calls: Dict[str, Set[str]] = {}  # def name -> names it calls
     caught: Set[str] = set()
     elsewhere: Set[str] = set()
     catching = False
-    for node in select(tree, (ast.FunctionDef, ast.AsyncFunctionDef) + _TRIES):
-        if isinstance(node, _TRIES):
+    for node in select(tree, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef) + _TRIES):
+        if isinstance(node, ast.ClassDef):
+            if any((b.attr if isinstance(b, ast.Attribute) else getattr(b, "id", None)) in _RUNNERS
+                   for b in node.bases):
+                caught.add("run")  # a thread's run(): its error is printed and ignored
+        elif isinstance(node, _TRIES):
             if finally_swallows(node) or any(catches(h) for h in node.handlers):
                 catching = True
                 caught.update(_called_names(node.body))
@@ -163,6 +168,8 @@ def _runs_elsewhere(func: ast.AST) -> bool:
 #: its error is printed and ignored: ``weakref.finalize(o, f)``, ``atexit.register(f)``, a thread
 _HOLDERS = frozenset("""submit exception run_in_executor apply_async create_task ensure_future finalize
     register Thread Timer start_new_thread""".split())
+#: classes whose ``run()`` runs where its error is printed and ignored (or ends a process)
+_RUNNERS = frozenset("Thread Timer Process".split())
 #: of those, the ones also called by a bare name (``from threading import Thread``)
 _NAMED_HOLDERS = frozenset("finalize Thread Timer start_new_thread".split())
 
