@@ -1,9 +1,10 @@
-"""Review 16: two ways a default (safe) fix changed what a program does.
+"""Review 16: three ways a default (safe) fix changed what a program does.
 
 * An error Python swallows without a ``try``: what ``__del__`` raises is printed and ignored,
   and so is what a function run by ``weakref.finalize``, ``atexit.register`` or a thread
-  (``Thread(target=f)``, a ``Thread`` subclass's ``run``) raises.  TRC201's ``.view()`` -> ``.reshape()`` then lets the rest of the finalizer (or the
-  thread) run, where the original stopped at the view (``analysis/caught.py``).
+  (``Thread(target=f)``, a ``Thread`` subclass's ``run``) raises.  TRC201's ``.view()`` ->
+  ``.reshape()`` then lets the rest of the finalizer (or the thread) run, where the original
+  stopped at the view (``analysis/caught.py``).
 * A module that rebinds ``torch`` through a namespace the dynamic-store scan missed: a
   module-level ``locals()`` (there it is ``globals()``: ``locals()["torch"] = w``,
   ``locals().update(torch=w)``, ``g = locals(); g["torch"] = w``) or a frame's ``f_globals``
