@@ -14,6 +14,10 @@ HOST_VIEWS = frozenset({"view", "reshape", "unsqueeze", "squeeze", "flatten", "t
                          "permute", "contiguous"})
 # ... and the attributes and indexes that are such views: ``.T``, ``.mT``, ``[None]``, ``[:, None]``
 HOST_ATTRS = frozenset({"T", "mT"})
+# ... and ``.detach()``: the same tensor, cut from a graph a factory's tensor has no node in (no
+# view either: ``detach_()`` of it works; checked with torch), so a TRC110 fix that moved the
+# detach before the move (``torch.ones(3).detach().to(d)``) leaves the host build in sight
+NOT_VIEWS = TENSOR_CASTS | {"detach"}
 
 
 def through_host_ops(node: ast.AST) -> tuple:
@@ -24,7 +28,7 @@ def through_host_ops(node: ast.AST) -> tuple:
     while True:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.keywords \
                 and not any(isinstance(a, ast.Starred) for a in node.args) \
-                and (node.func.attr in HOST_VIEWS or node.func.attr in TENSOR_CASTS and not node.args):
+                and (node.func.attr in HOST_VIEWS or node.func.attr in NOT_VIEWS and not node.args):
             chain.append(node)
             node = node.func.value
         elif isinstance(node, ast.Attribute) and node.attr in HOST_ATTRS \
@@ -67,9 +71,9 @@ def view_kept(chain: list, node: ast.AST, ctx) -> bool:
     """Built on the device, a view op in ``chain`` leaves the fix's result a view, where the
     move gave a fresh tensor: ``detach_()`` of a view raises, and so does changing in place with
     grad a view made under ``no_grad`` (checked with torch).  False where the chain holds only
-    casts (they copy, or return the factory's own tensor), or the result is at once an operand of
+    casts and detaches (they copy, or return the factory's own tensor, no view), or the result is at once an operand of
     arithmetic or a comparison (``x - m.view(-1, 1).to(d)``), which holds no view of it."""
-    if all(isinstance(c, ast.Call) and getattr(c.func, "attr", None) in TENSOR_CASTS for c in chain):
+    if all(isinstance(c, ast.Call) and getattr(c.func, "attr", None) in NOT_VIEWS for c in chain):
         return False
     start, end = ctx.start(node), ctx.end(node)
     before, after = ctx.source[max(0, start - 400):start].rstrip(), ctx.source[end:end + 400].lstrip()

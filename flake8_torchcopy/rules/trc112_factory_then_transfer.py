@@ -5,7 +5,7 @@ import ast
 from typing import TYPE_CHECKING, Optional
 
 from ._common import LEGACY_CONSTRUCTOR_NAMES, call_with_keyword, keywords, short, text_fix
-from ._trc112_chain import HOST_ATTRS, HOST_VIEWS, op_args, plain_arg, through_host_ops, view_kept
+from ._trc112_chain import HOST_ATTRS, HOST_VIEWS, NOT_VIEWS, op_args, plain_arg, through_host_ops, view_kept
 from ._trc112_computed import POINTWISE, computed_factory, report_computed
 from ._trc112_joined import JOINS, host_factory, joined_factories, report_joined
 from ._trc112_moves import (
@@ -139,7 +139,7 @@ class FactoryThenTransfer(Rule):
     # in a function: a call's result or a name moved, and a factory by name (``from torch
     # import zeros`` too); a join (torch.cat([...]).to(d)) only where called by its name
     function_triggers = ((CalledThen(("to", "cuda"), _FACTORIES | LEGACY_CONSTRUCTOR_NAMES,
-                                     HOST_VIEWS | TENSOR_CASTS | HOST_ATTRS | {"[", "type"},
+                                     HOST_VIEWS | NOT_VIEWS | HOST_ATTRS | {"[", "type"},
                                      itself=True, aliased=True, called=JOINS | POINTWISE), _FACTORY_NAMES),)
 
     VALID = (
