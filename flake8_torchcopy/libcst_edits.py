@@ -275,7 +275,10 @@ def _new_node(edit: Edit, nodes) -> cst.BaseExpression:
 def _built(content: str, nodes) -> cst.BaseExpression:
     """The new expression: the template with its holes bound to the original nodes."""
     if not isinstance(content, Replacement):
-        return cst.parse_expression(content)
+        parsed = cst.parse_expression(content)
+        # the text's continuation lines carry their columns in the file; parsed alone, LibCST
+        # takes them for lines of a block and would indent them by the block's indentation again
+        return cast(cst.BaseExpression, parsed.visit(_AsWritten())) if "\n" in content else parsed
     bound = {}
     for i, hole in enumerate(content.holes):
         node = nodes[(hole.start, hole.end)].deep_clone()
@@ -283,6 +286,13 @@ def _built(content: str, nodes) -> cst.BaseExpression:
             node = node.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
         bound[f"h{i}"] = node
     return parse_template_expression(content.template, **bound)
+
+
+class _AsWritten(cst.CSTTransformer):
+    """Continuation lines written out as they are, not indented by the enclosing block."""
+
+    def leave_ParenthesizedWhitespace(self, original_node, updated_node):
+        return updated_node.with_changes(indent=False)
 
 
 def _swapped(outer: cst.BaseExpression) -> cst.Call:

@@ -1,8 +1,8 @@
 """Oddities found by the end-to-end trust check of ``torchcopy-fix`` on the corpora
 (safe fixes applied to 26 package copies, 2026-11-25).  No safe fix changed behaviour;
 these are output and reporting defects, each reduced from a real site.  They are
-``xfail(strict=True)``: each test asserts the wanted behaviour and starts passing (and
-so failing the run, to be unmarked) when the defect is fixed."""
+``xfail(strict=True)`` while open: each test asserts the wanted behaviour and starts
+passing (and so failing the run, to be unmarked) when the defect is fixed."""
 import pytest
 
 from flake8_torchcopy import lint_source
@@ -21,15 +21,15 @@ INDENTED_CALL = (
 )
 
 
-@pytest.mark.xfail(strict=True, reason="a plain-text replacement is parsed alone by LibCST, "
-                   "which then adds the block's indentation to its continuation lines")
 def test_fix_keeps_the_continuation_line_indentation():
+    """A plain-text replacement parsed alone by LibCST took its continuation lines for lines of
+    a block and indented them by the block's indentation again (20 columns at the site)."""
     new = fix_source(INDENTED_CALL, path="m.py")
     assert new == INDENTED_CALL.replace("dtype=torch.int64).cuda()", 'dtype=torch.int64, device="cuda")')
 
 
 def test_fix_of_a_module_level_call_keeps_its_continuation_line():
-    """At indentation 0 the same replacement is exact (the defect above needs a block)."""
+    """At indentation 0 the same replacement was exact (the defect above needed a block)."""
     src = "import torch\n\nt = torch.zeros((3, ),\n              dtype=torch.int64).cuda()\n"
     assert fix_source(src, path="m.py") == src.replace(").cuda()", ', device="cuda")')
 
