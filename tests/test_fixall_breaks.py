@@ -3,6 +3,8 @@
 these are output and reporting defects, each reduced from a real site.  They are
 ``xfail(strict=True)`` while open: each test asserts the wanted behaviour and starts
 passing (and so failing the run, to be unmarked) when the defect is fixed."""
+import ast
+
 import pytest
 
 from flake8_torchcopy import lint_source
@@ -69,12 +71,15 @@ def test_the_detached_factory_built_on_the_device_is_the_same_tensor():
 
 
 # coqui/mmselfsup-style call with a comment inside the span: no fix (right), but the message
-@pytest.mark.xfail(strict=True, reason="the message flattens the call's text, comment included")
 def test_message_does_not_splice_a_comment_into_the_suggestion():
+    """The message flattened the call's text, comment included: the rest read as commented out."""
     src = "import torch\n\nx = torch.zeros(\n    3,\n    dtype=torch.int64,  # keep\n).cuda()\n"
     (finding,) = lint_source(src, "m.py")
     assert finding.code == "TRC112" and finding.fix is None
-    assert "# keep, device" not in finding.message
+    assert "#" not in finding.message
+    suggested = finding.message[len("use "):finding.message.index(" instead of ")]
+    call = ast.parse(suggested, mode="eval").body  # copied from the message, it is code
+    assert [k.arg for k in call.keywords] == ["dtype", "device"]
 
 
 # spikingjelly/spikingjelly/activation_based/examples/dsqn/train.py:50 and :83 (TRC112, safe)

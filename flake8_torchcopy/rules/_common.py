@@ -26,8 +26,32 @@ def keywords(call: ast.Call) -> Optional[Dict[str, ast.keyword]]:
 
 def short(text: str, limit: int = 48) -> str:
     """Code for a message, on one line and whole: a user copies suggested code from the
-    message, so it is never cut (``limit`` is kept for callers; nothing is dropped)."""
+    message, so it is never cut (``limit`` is kept for callers; nothing is dropped); the
+    comments of its lines are left out (on one line they would comment out the rest)."""
+    if "#" in text and "\n" in text:
+        text = "\n".join(_uncommented(line) for line in text.split("\n"))
     return " ".join(text.split())
+
+
+def _uncommented(line: str) -> str:
+    """``line`` up to its comment: a ``#`` outside a string literal (a line whose quotes it
+    cannot follow, with a triple quote, is kept whole)."""
+    if '"""' in line or "\'\'\'" in line:
+        return line
+    quote, i = "", 0
+    while i < len(line):
+        ch = line[i]
+        if quote:
+            if ch == "\\":
+                i += 1  # the escaped character, a quote too
+            elif ch == quote:
+                quote = ""
+        elif ch in "\"'":
+            quote = ch
+        elif ch == "#":
+            return line[:i]
+        i += 1
+    return line
 
 
 def hole(ctx, node: ast.AST, atom: bool = False) -> Replacement:
@@ -194,8 +218,20 @@ def text_fix(ctx, node: ast.AST, text: str, safe: bool, message: str) -> Optiona
 
 
 def call_with_keyword(ctx, call: ast.Call, keyword_text: str) -> str:
-    """The call's own text with ``keyword_text`` (``device="cuda"``) added as its last argument."""
+    """The call's own text with ``keyword_text`` (``device="cuda"``) added as its last argument;
+    where a comment follows the last argument, before that comment (not into it)."""
     text = ctx.text(call)
+    if "#" in text and "\n" in text:
+        lines = text[:-1].split("\n")
+        k = len(lines) - 1
+        while k > 0 and not _uncommented(lines[k]).strip():
+            k -= 1  # a comment or a blank line before the closing parenthesis
+        code = _uncommented(lines[k])
+        if code != lines[k] or k < len(lines) - 1:
+            head = code.rstrip()
+            sep, after = ("", "") if head.endswith("(") else (" ", ",") if head.endswith(",") else (", ", "")
+            lines[k] = f"{head}{sep}{keyword_text}{after}{lines[k][len(head):]}"
+            return "\n".join(lines) + ")"
     head = text[:-1].rstrip()
     sep = "" if head.endswith("(") else " " if head.endswith(",") else ", "
     return f"{head}{sep}{keyword_text})"
