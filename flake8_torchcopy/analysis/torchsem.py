@@ -75,6 +75,8 @@ def subscript_layout(ev, node: ast.Subscript, base: Value, sl: ast.AST, idx: Val
         strides_in = L.contiguous_strides(base.sizes)  # untouched: contiguous, as for a method call
     if base.sizes is None or strides_in is None:
         return plain
+    if base.kind not in (TENSOR, ANNOTATED) and defines_method(ev, "__getitem__"):
+        return plain  # x[:, :k] of an object of the module's own class: its part, its strides
     items = list(sl.elts) if isinstance(sl, ast.Tuple) else [sl]
     sizes, strides = list(base.sizes), list(strides_in)
     ellipses = [i for i, it in enumerate(items)
@@ -117,6 +119,8 @@ def subscript_layout(ev, node: ast.Subscript, base: Value, sl: ast.AST, idx: Val
             out_s.append(Mono.const(len(range(whole)[lower:upper:step])))  # Python's own slice rule
         elif lower is not None and upper is not None and 0 <= lower < upper <= lower + step:
             out_s.append(ONE)
+        elif _empty_slice(it, lower, upper):
+            out_s.append(Mono.const(0))  # x[:, k:k], x[:, 4:2]: no element
         else:
             label = f"{ev.idx.text(node)}.size({len(out_s)})"
             out_s.append(Mono.sym(Cut(label, ("slice", id(node), len(out_s)), sizes[k])))
@@ -143,6 +147,14 @@ def _open_subscript(ev, node: ast.Subscript, base: Value, sl: ast.AST, idx: Valu
         return Value(base.kind, permuted_by=base.permuted_by)
     return Value(base.kind, permuted_by=part.permuted_by, open_layout=(part.sizes, part.strides),
                  assumes=part.assumes)
+
+
+def _empty_slice(it: ast.Slice, lower: Optional[int], upper: Optional[int]) -> bool:
+    """``k:k`` (one name twice), ``4:2``, ``-1:-3``: a slice that holds no element."""
+    a, b = it.lower, it.upper
+    if isinstance(a, ast.Name) and isinstance(b, ast.Name):
+        return a.id == b.id
+    return lower is not None and upper is not None and (lower >= 0) == (upper >= 0) and upper <= lower
 
 
 def _leading_nones(sl: ast.AST) -> int:

@@ -156,6 +156,16 @@ class _Whole(Condition):
         self.cut = cut
 
 
+class _Empty(Condition):
+    """A part cut from a dim (:class:`~.symbolic.Cut`) that is empty (``x[:, :k]`` with ``k``
+    0, ``x[:, 1:]`` of a dim of 1): a view of no elements never raises for its strides."""
+
+    __slots__ = ()
+
+    def __init__(self, cut: Cut) -> None:
+        super().__init__(f"{cut.name} == 0", ("empty", cut))
+
+
 def _check(sizes: Sequence[Mono], strides: Sequence[Mono], target: Sequence[Mono]):
     """LEGAL / ILLEGAL / UNKNOWN for viewing (sizes, strides) as target (no -1 left).
 
@@ -354,6 +364,8 @@ def view_verdict(
     known = [tuple(s for s in r if not isinstance(s, Rest)) for r in rescues]
     if not all(known):
         return UNKNOWN, []
+    # a cut may hold no element (other sizes are at least 1): then no view raises
+    known += [(_Empty(c),) for c in dict.fromkeys(a for m in sizes for a in m.atoms() if isinstance(a, Cut))]
     return ILLEGAL, [r for r in dict.fromkeys(known) if not any(set(o) < set(r) for o in known)]
 
 

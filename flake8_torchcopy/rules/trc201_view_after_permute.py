@@ -33,8 +33,8 @@ class ViewAfterPermute(Rule):
         "view size is not compatible with input tensor's size and stride` — often only for "
         "some shapes (it works when the dims in between have size 1, e.g. a batch or sequence "
         "length of 1 in a test). A part cut from a dim (`x[:, :k]`) is not adjacent in memory to "
-        "the dim before it either: merging the two raises unless that dim is 1, the part is 1, "
-        "or the slice keeps the whole dim. The analysis follows sizes symbolically (names unpacked from "
+        "the dim before it either: merging the two raises unless that dim is 1, the part is 1 "
+        "or empty, or the slice keeps the whole dim. The analysis follows sizes symbolically (names unpacked from "
         "`x.shape`, `x.size(i)`, `self.` attributes, literals, `-1`, `t // k`, `int(t / k)`) and "
         "reports only views it proves to merge separated dims, naming the sizes that would "
         "have to be 1. Views it "
@@ -123,7 +123,7 @@ class ViewAfterPermute(Rule):
             "    local = masks[:, :l_t]\n    return local.reshape(-1, c, h, w)\n",
             note="from pytorchcv's ProPainter: the first `l_t` frames of each clip are not "
             "contiguous when there are more, so merging the batch with them raises unless the "
-            "batch is 1, `l_t` is 1, or the slice keeps every frame",
+            "batch is 1, `l_t` is 1 (or 0), or the slice keeps every frame",
         ),
         Example(
             code="import torch\ndef flat(x):\n    b, n, c = x.shape\n    y = x.transpose(1, 2)\n"
