@@ -16,6 +16,7 @@ from . import escapes, listfill, localdicts, numpyish
 from . import torchsem as sem
 from .narrowing import narrow, tested_names
 from .nodeindex import walk
+from .subclasses import reached_by_other_code
 from .torchsem import is_tensorish
 from .values import NOT, NOT_VALUE, TENSOR, UNKNOWN, UNKNOWN_VALUE, Env, Value, join
 
@@ -180,6 +181,14 @@ class Binding:
                 saved[name] = UNKNOWN_VALUE
             del self.walrus[mark:]
 
+    def e_Yield(self, node):
+        if node.value is not None:
+            self.ev(node.value)
+        reached_by_other_code(self, [node.value] if node.value is not None else [])  # its consumer's
+        return UNKNOWN_VALUE
+
+    e_YieldFrom = e_Yield
+
     def e_Lambda(self, node):
         for d in node.args.defaults + [d for d in node.args.kw_defaults if d is not None]:
             self.ev(d)
@@ -219,6 +228,7 @@ class Binding:
                     if isinstance(w, ast.NamedExpr) and w is not gen.iter:
                         self.env[w.target.id] = UNKNOWN_VALUE
             self.bind(gen.target, self.element_of(it), None)
+            escapes.alias_iter(self, gen.target, gen.iter)
             for cond in gen.ifs:
                 self.ev(cond)
                 self.apply(self.env, narrow(self, cond)[0])

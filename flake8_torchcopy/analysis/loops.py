@@ -14,6 +14,7 @@ import ast
 from functools import lru_cache
 from typing import Callable, Dict, FrozenSet, List, Set, Tuple, Union
 
+from .escapes import alias_iter
 from .narrowing import always_true, narrow
 from .nodeindex import walk
 from .values import UNKNOWN_VALUE, Env, Value, join
@@ -113,6 +114,7 @@ def live_element(w, s: Union[ast.For, ast.AsyncFor], first: Value) -> Value:
     object; joining would only weaken the proof). Over another expression
     (``enumerate(xs)``), unknown where the body may change a name it reads."""
     it = s.iter
+    alias_iter(w, s.target, it)  # for a in [t]: what reaches a reaches t
     held = [n.id for n in walk(it) if n.__class__ is ast.Name and _holds_items(w.env.get(n.id))]
     if not held:
         return first  # no list, tuple or dict whose items the proof rests on

@@ -12,8 +12,8 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple, cast
 
+from . import escapes, listfill, numpyish
 from . import layout as L
-from . import listfill, numpyish
 from . import torchsem as sem
 from .elementwise import elementwise_layout
 from .methodlayouts import const_int, dim_size
@@ -165,6 +165,8 @@ class SizeArithmetic:
 
     def binop(self, op, left: Value, right: Value, inplace: bool = False,
               nodes: Tuple[Optional[ast.AST], Optional[ast.AST]] = (None, None)) -> Value:
+        if inplace and type(nodes[0]) is ast.Name and nodes[1] is not None and type(nodes[1]) is not ast.Name:
+            escapes.note(self, nodes[0], nodes[1])  # xs += [t]: a later call may reach t
         if isinstance(op, ast.Mult) and not inplace and (type(nodes[0]) is ast.List or type(nodes[1]) is ast.List):
             made = listfill.repeated(self, nodes, left, right)  # [None] * n
             if made is not None:

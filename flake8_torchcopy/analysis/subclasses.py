@@ -12,11 +12,11 @@ the subclass), and every argument of a torch function but the data of ``torch.te
 from __future__ import annotations
 
 import ast
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Sequence
 
 from . import torchapi as api
 from . import torchfacts as facts
-from .escapes import let_out
+from .escapes import let, let_out, may_close_over, names_in, reached
 from .modulescan import builtin as _builtin
 from .values import ANNOTATED, NOT, SUBCLASS, TENSOR, UNKNOWN, UNKNOWN_VALUE, Value
 
@@ -176,22 +176,49 @@ def handed_over(ev, node: ast.Call, func: Value) -> None:
         return
     if isinstance(f, ast.Name) and q is None and (f.id in _READERS or f.id == "setattr" and _plain_store(node)) \
             and _builtin(ev, f.id):
+        if f.id == "setattr":
+            let(ev, node.args[2:])  # setattr(h, "t", t): a later call reaching h reaches t
         return
-    passed: List[ast.AST] = []  # the arguments, the items of a display passed, the keywords' values
-    for a in node.args:
-        a = a.value if type(a) is ast.Starred else a
-        passed.extend(a.elts if type(a) in (ast.List, ast.Tuple, ast.Set) else (a,))  # type: ignore[attr-defined]
-    passed.extend(k.value for k in node.keywords)
-    env = ev.env
-    names = [n.id for n in passed if type(n) is ast.Name and _held(env.get(n.id))]
-    if not (isinstance(f, ast.Name) and q is None and f.id in _BUILTIN_MAKERS and _builtin(ev, f.id)):
-        names.extend(n for n in let_out(ev) if _held(env.get(n)))  # xs = [t]; helper(xs)
+    makers = isinstance(f, ast.Name) and q is None and f.id in _BUILTIN_MAKERS and _builtin(ev, f.id)
+    # the arguments, the items of a display (a comprehension, a lambda) passed, the keywords' values
+    names = reached_names(ev, node.args + [k.value for k in node.keywords], lets_out=not makers)
     if not names:
         return
     # x.expand_as(t) of a receiver not known to be a tensor: most likely torch's (its layout kept)
     recv = (ev.cache.get(id(f.value)) or UNKNOWN_VALUE) if isinstance(f, ast.Attribute) else None
     layouts = not (isinstance(f, ast.Attribute) and recv is not None and f.attr in _TENSOR_METHOD_NAMES
                    and recv.kind != NOT and recv.qualname is None and not recv.local_def)
+    _mark(ev, names, layouts)
+
+
+def reached_by_other_code(ev, passed: Sequence[ast.AST]) -> None:
+    """What ``passed`` holds, and what was let out before, may have changed class and
+    layout: a generator's consumer ran (``yield t``)."""
+    names = reached_names(ev, passed, lets_out=True)
+    if names:
+        _mark(ev, names, True)
+
+
+_OPAQUE = (ast.Constant, ast.Attribute, ast.Call, ast.Subscript, ast.Compare, ast.UnaryOp)
+
+
+def reached_names(ev, passed: Sequence[ast.AST], lets_out: bool) -> List[str]:
+    """The names of held values ``passed`` holds (and their aliases), and (with ``lets_out``)
+    those let out before (:mod:`.escapes`)."""
+    held: set = set()
+    for a in passed:
+        if type(a) is ast.Name:
+            held.add(a.id)
+        elif type(a) not in _OPAQUE:
+            names_in(a, held)
+    env = ev.env
+    if lets_out:  # a callback handed on may reach what it reads: looked for where a value may change
+        held |= let_out(ev, may_close_over(ev) and bool([1 for v in env.values() if _held(v)]))
+    return [n for n in reached(ev, held) if _held(env.get(n))] if held else []
+
+
+def _mark(ev, names: List[str], layouts: bool) -> None:
+    env = ev.env
     for name in names:
         v = env[name]
         changes: dict = {"caveat": HANDED_OVER} if _plain_tensor(v) else {}
