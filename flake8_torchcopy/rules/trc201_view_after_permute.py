@@ -23,7 +23,7 @@ class ViewAfterPermute(Rule):
     name = "view-after-permute"
     summary = "`.view()` after `.permute()`/`.transpose()` that raises: use `.reshape()`"
     # the README's rules table: what it finds, the fix, and when the fix is safe
-    table_finds = "`.view()` after a permute/transpose/expand that provably raises"
+    table_finds = "`.view()` after a permute/transpose/expand or a slice of a later dim that provably raises"
     table_fix = "`.reshape()`"
     table_safety = "safe"
     rationale = (
