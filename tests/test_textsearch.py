@@ -12,7 +12,7 @@ import re
 import pytest
 
 import flake8_torchcopy
-from flake8_torchcopy.textsearch import AnyOf, whole_word
+from flake8_torchcopy.textsearch import AnyOf, literal_lead, whole_word
 
 PIECES = ["t_", "get_", "tensor", "as_tensor", "is_tensor", "Tensor", "(", ")", ".", " ", "\n", "\r\n", "_",
           "x", "é", "\u2028", "\\\n", "'", '"', "=", "==", "deepcopy", "forward", "__call__", "vars"]
@@ -41,9 +41,7 @@ def test_any_of_matches_where_the_alternation_does():
         assert bool(anyof.search(text)) == bool(alternation.search(text)), text
 
 
-def test_every_search_built_at_import_compiles():
-    """AnyOf compiles at its first search: search each one the package's modules build."""
-    seen = 0
+def _package_searches():
     for info in pkgutil.walk_packages(flake8_torchcopy.__path__, "flake8_torchcopy."):
         if ".verify" in info.name or info.name.endswith("__main__"):
             continue  # the verifier needs torch at import; it builds no search
@@ -52,7 +50,50 @@ def test_every_search_built_at_import_compiles():
             searches = [value] if isinstance(value, AnyOf) else []
             searches += [getattr(value, "found_in", None).__self__] if isinstance(
                 getattr(getattr(value, "found_in", None), "__self__", None), AnyOf) else []
-            for search in searches:
-                assert search.search("") is None
-                seen += 1
+            yield from searches
+
+
+@pytest.mark.parametrize("pattern, lead", [
+    (whole_word("exec", r"[ \t]*\("), "exec"), (r"\.data\s*=(?!=)", ".data"), (r"vars\(", "vars("),
+    ("ab?c", "a"), ("ab*", "a"), ("ab{2}", "a"), ("a|b", ""), ("(a)|b", ""), ("x[|)]|y", ""), ("[|]x", ""),
+    (r"\bx", ""), (r"\w+", ""), ("_(?!\\w)(?:a|b)", "_"), ("forward[\"']", "forward")])
+def test_the_literal_lead_begins_every_match(pattern, lead):
+    assert literal_lead(pattern) == lead
+
+
+def test_every_package_search_matches_where_its_patterns_do():
+    """Its lead found first (and a pattern compiled only then) changes no answer."""
+    texts = list(_texts(3000, 11)) + ["exec(", "x.eval ()", "vars()", "t.data = 1", "f.t_()", "setattr(torch,"]
+    for search in _package_searches():
+        patterns = [re.compile(p) for p in search._sources]
+        for text in texts:
+            for pos in (0, 1):
+                want = next((m for m in (p.search(text, pos) for p in patterns) if m), None)
+                got = search.search(text, pos)
+                assert (got and got.span()) == (want and want.span()), (search._sources, text)
+
+
+def test_every_search_built_at_import_compiles():
+    """AnyOf compiles a pattern at its first search that may match: compile each one the
+    package's modules build."""
+    seen = 0
+    for search in _package_searches():
+        for p in search._sources:
+            re.compile(p)
+        assert search.search("") is None
+        seen += 1
     assert seen >= 4  # the module-level ones at least (layouts, hooks, consumers, exec/eval)
+
+
+def test_a_store_at_a_line_start_is_found_where_the_line_led_pattern_found_it():
+    """torchstores looks for ``name.f = v`` led by each name, not by every line break."""
+    from flake8_torchcopy.analysis import torchstores
+    line_led = re.compile(r"\n[ \t]*(?!self\b)(\w+)" + torchstores._STORE.pattern)
+    rnd = random.Random(5)
+    pieces = ["torch", "F", "self", "xtorch", "torch2", ".", " . ", "ones", "_x", " = ", "==", "=", "\n", "\n  ",
+              "\t", "nn.", "functional.", "linalg.", "(", "f"]
+    for _ in range(20000):
+        text = "".join(rnd.choice(pieces) for _ in range(rnd.randint(0, 10)))
+        for name in ("torch", "F", "self", "nn"):
+            want = name in line_led.findall(text)
+            assert torchstores._stored_at_line_start(text, name) == want, (text, name)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import List, Optional
+from typing import Dict, List, Optional
 
 from ..textsearch import AnyOf, whole_word
 
@@ -27,8 +27,26 @@ _STORE = re.compile(r"\s*\.\s*(?:(?:nn\s*\.\s*)?(?:functional|init)\s*\.\s*|(?:l
 
 #: the namespaces whose names are read (``from torch.backends import cudnn`` is settings)
 _SPACES = r"torch(?:\.nn(?:\.functional|\.init)?|\.linalg|\.fft|\.special)?"
-#: a line that stores into an attribute of a name (not ``self.``), compiled once: the names vary
-_LINE_STORE = re.compile(r"\n[ \t]*(?!self\b)(\w+)" + _STORE.pattern)
+#: ``name`` then :data:`_STORE`, per name (led by it: a fast search; a pattern led by a line
+#: break is tried at every line of the file)
+_NAME_STORE: Dict[str, "re.Pattern[str]"] = {}
+
+
+def _stored_at_line_start(source: str, name: str) -> bool:
+    """Does a line after the first begin (after its indentation) with the identifier ``name``
+    followed by :data:`_STORE` (``name.f = v``)?"""
+    if name == "self" or name not in source:
+        return False
+    pattern = _NAME_STORE.get(name)
+    if pattern is None:
+        pattern = _NAME_STORE[name] = re.compile(re.escape(name) + _STORE.pattern)
+    for m in pattern.finditer(source):
+        line = source.rfind("\n", 0, m.start())
+        if line >= 0 and not source[line + 1:m.start()].strip(" \t"):
+            return True
+    return False
+
+
 _FROM_TORCH = re.compile(rf"from[ \t]+{_SPACES}[ \t]+import[ \t]*(?:\(([^)]*)\)|([^\n;#]*))")
 _SUBMODULE_AS = re.compile(rf"import[ \t]+{_SPACES}[ \t]+as[ \t]+(\w+)")
 
@@ -44,7 +62,7 @@ def replaces_torch(source: str) -> bool:
         for inside, line in _FROM_TORCH.findall(source):
             names.update(part.split()[-1] for part in (inside or line).split(",")
                          if part.split() and part.split()[-1].isidentifier())
-    if any(g in names for g in _LINE_STORE.findall(source)):  # a statement ``name.f = ...``
+    if any(_stored_at_line_start(source, name) for name in names):  # a statement ``name.f = ...``
         return True
     if "setattr" in source and any(g in names for g in _SETATTR.findall(source)):
         return True
@@ -71,12 +89,19 @@ def may_store_dynamically(source: str, tree: Optional[ast.AST] = None) -> bool:
     through ``sys.modules``/``importlib``/``__import__``/``__builtins__``/a frame's
     ``f_globals``/``f_locals``, or call ``locals()`` outside a function (there it is the
     module's namespace: ``locals()["torch"] = w`` rebinds ``torch``; without the tree, any)?"""
-    for w in ("sys.modules", "__builtins__", "importlib", "__import__", "__globals__", "f_globals", "f_locals"):
+    for w in ("sys.modules", "__builtins__", "importlib", "__import__"):
         if w in source:
             return True
+    # (each ``in`` scans the whole text: ``__globals__``, ``f_locals`` looked for only where
+    # ``globals``, ``locals`` are, which most texts lack)
+    if "globals" in source and ("__globals__" in source or "f_globals" in source):
+        return True
+    local = "locals" in source
+    if local and "f_locals" in source:
+        return True
     if _DYNAMIC_CALL.search(source) is not None:
         return True
-    return "locals" in source and _LOCALS_CALL.search(source) is not None and (tree is None or _locals_outside(tree))
+    return local and _LOCALS_CALL.search(source) is not None and (tree is None or _locals_outside(tree))
 
 
 def _locals_outside(tree: ast.AST) -> bool:

@@ -96,7 +96,7 @@ class WordPattern:
                  needs: Optional[str] = None) -> None:
         self.pattern = pattern if isinstance(pattern, str) else "|".join(pattern)
         self.callees: FrozenSet[str] = frozenset(callees)
-        self.found_in = re.compile(pattern).search if isinstance(pattern, str) else AnyOf(pattern).search
+        self.found_in = AnyOf([pattern] if isinstance(pattern, str) else pattern).search
         self.needs = needs
 
     def __repr__(self) -> str:
