@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ast
 from collections import Counter
-from typing import TYPE_CHECKING, Callable, Dict, List, Mapping, Optional, Sequence, Set, cast
+from typing import TYPE_CHECKING, Dict, List, Mapping, Optional, Sequence, Set, cast
 
 from ..source import SourceIndex
 from . import attributes, attrnarrowing, datasets, literalrows, localdicts, locallists, numpyish, selfmethods
@@ -68,7 +68,7 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
         self.evidence: List[str] = []
         self.conditional = 0  # >0 inside code a statement may not run (IfExp arms, `and`/`or`, lambdas)
         self.test_flags: Dict[str, frozenset] = {}  # `is_t = isinstance(x, T)`: is_t -> {x}
-        self._expr_handlers: Dict[type, Optional[Callable]] = {}
+        self._expr_handlers = nodeindex.Handlers(type(self), "e_")  # called with the walker
         self.method_of: Optional[ast.ClassDef] = None  # the class of the method being walked
         self.self_value: Optional[Value] = None  # and its first parameter
         self.class_attrs: Dict[int, Mapping[str, bool]] = {}
@@ -113,20 +113,10 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
             return f"{base}.{node.attr}" if base else None
         return None
 
-    def _handler(self, table: Dict[type, Optional[Callable]], prefix: str, cls: type):
-        """The ``s_``/``e_`` function for a node class, looked up once per class; called
-        with the walker (unbound: a table of bound methods would make every walker a
-        reference cycle, its tree freed only by the garbage collector)."""
-        try:
-            return table[cls]
-        except KeyError:
-            handler = table[cls] = getattr(type(self), prefix + cls.__name__, None)
-            return handler
-
     # ------------------------------------------------------------- expressions
     def ev(self, node: ast.AST) -> Value:
         cls = type(node)
-        handler = self._handler(self._expr_handlers, "e_", cls)
+        handler = self._expr_handlers[cls]
         if handler is None:
             self._children(node)
             v = UNKNOWN_VALUE

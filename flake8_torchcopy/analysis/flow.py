@@ -12,9 +12,9 @@ in the module tell more about (:mod:`.callsites`).
 from __future__ import annotations
 
 import ast
-from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
-from . import dispatch, modulefacts, nncontainers, returns, starimports
+from . import dispatch, modulefacts, nncontainers, nodeindex, returns, starimports
 from .callsites import BLOCK_FIELDS, MAX_ROUNDS, NO_CALLSITES, parameter_seeds
 from .closedness import closed_functions
 from .localnames import local_names
@@ -171,7 +171,7 @@ class FlowWalker(StatementWalker):
         self._caught: Dict[tuple, frozenset] = {}  # (type errors?, assertions?) -> functions_caught
         self._scripts: Optional[bool] = None
         self._replaced: Dict[str, bool] = {}
-        self._stmt_handlers: Dict[type, Optional[Callable]] = {}
+        self._stmt_handlers = nodeindex.Handlers(type(self), "s_")
         self.seeds: Seeds = {}
         self.walked: Dict[int, Deferred] = {}  # id(def) -> what it was walked with
         self.raised: List[Env] = []  # per enclosing `try` body: the states a handler may start from

@@ -13,7 +13,7 @@ does nothing for a node of another class sees the same nodes in the same order a
 from __future__ import annotations
 
 import ast
-from typing import Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
 #: fields that never hold a node (names, numbers, flags) and the contexts of names
 _NO_NODE = frozenset({"ctx", "id", "attr", "arg", "name", "module", "level", "kind", "type_comment",
@@ -99,3 +99,18 @@ def is_generator(func: ast.AST) -> bool:
         if not isinstance(n, _SCOPES):
             todo.extend(ast.iter_child_nodes(n))
     return False
+
+
+class Handlers(dict):
+    """``node class -> walker.<prefix><class name>`` (None where the walker class has none),
+    each looked up once; ``table[cls]`` is then no call (asked for every node walked).  The
+    functions are unbound: bound methods would make every walker a reference cycle, its
+    tree freed only by the garbage collector."""
+
+    def __init__(self, walker: type, prefix: str) -> None:
+        super().__init__()
+        self.walker, self.prefix = walker, prefix
+
+    def __missing__(self, cls: type) -> Optional[Callable]:
+        handler = self[cls] = getattr(self.walker, self.prefix + cls.__name__, None)
+        return handler

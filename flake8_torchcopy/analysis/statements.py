@@ -10,7 +10,7 @@ RuntimeError may be handled.  Expressions are :class:`~.exprs.Evaluator`'s.
 from __future__ import annotations
 
 import ast
-from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import attrnarrowing, dispatch, listfill, namespaces, starimports
 from .binding import names_only as _names_only
@@ -66,7 +66,7 @@ class StatementWalker(Evaluator):
     in_jit: bool  # inside a function torch.jit compiles
     deferred: List[Deferred]  # the defs met, their bodies walked after the scope's
     method_class: Dict[int, ast.ClassDef]  # id(def) -> the class of a method
-    _stmt_handlers: Dict[type, Optional[Callable]]  # the s_ method of each statement class
+    _stmt_handlers: Mapping[type, Optional[Callable]]  # the s_ function of each statement class
     scope_outer: Callable[[], Env]  # a method: the bindings a nested scope can see
     closure_func: Optional[ast.AST]  # the function whose body is walked (None: a class body)
     def_outer: Callable[[FunctionNode], Env]  # a method: the bindings a def met now is walked with
@@ -83,7 +83,7 @@ class StatementWalker(Evaluator):
         self.current_stmt = s
         if self.attr_facts:
             attrnarrowing.before_statement(self, s)
-        handler = self._handler(self._stmt_handlers, "s_", type(s))
+        handler = self._stmt_handlers[type(s)]
         if handler is None:
             self._children(s)
             return False

@@ -56,7 +56,7 @@ class WordsIn(dict):
                 if gone in need:
                     self[word] = False
                     return False
-        known = self[word] = found(word, self.source)
+        known = self[word] = word in self.source if isinstance(word, str) else bool(word.found_in(self.source))
         if not known and word.__class__ is str:
             self.absent.append(word)
         return known

@@ -320,4 +320,10 @@ class Rule:
     @classmethod
     def may_match(cls, present: "Mapping[Union[str, WordPattern], bool]") -> bool:
         """``present`` maps each trigger word to whether the file contains it."""
-        return any(all(present[t] for t in group) for group in cls.triggers)
+        for group in cls.triggers:  # loops, not any(all(...)): asked of every rule for every file
+            for t in group:
+                if not present[t]:
+                    break
+            else:
+                return True
+        return False
