@@ -31,6 +31,11 @@ class M(nn.Module):
                 pass
         lambda q=1: q
         return f"{y!r:>{3}}", b"x", ...
+
+
+def g(*, q, r=None):
+    global global_value
+    return {**q, 1: 2, None: r}, 1.5, 2j, True
 '''
 
 

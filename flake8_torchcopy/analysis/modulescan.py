@@ -136,7 +136,7 @@ def _bindings(tree: ast.AST, walrus: bool, stars: Optional[Stars] = None) -> Dic
             for a in node.names:
                 what = None if node.level or a.name == "*" else f"{node.module}.{a.name}"
                 seen.setdefault(a.asname or a.name, []).append(what)
-        elif id(node) not in fallbacks:
+        elif node.__class__ in _BINDERS and id(node) not in fallbacks:
             for name in _bound_here(node):
                 seen.setdefault(name, []).append(None)
     return seen
@@ -200,6 +200,12 @@ def module_rebound(tree: ast.AST, declared_global: frozenset, walrus: bool = Tru
         return frozenset(seen) | declared_global
     return frozenset(n for n, whats in seen.items()
                      if not _same_import(whats) and (len(whats) > 1 or dynamic)) | declared_global
+
+
+#: the classes of the nodes :func:`_bound_here` finds names bound by (it is asked of no other)
+_BINDERS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Assign, ast.AugAssign, ast.AnnAssign,
+                      ast.For, ast.AsyncFor, ast.comprehension, ast.withitem, ast.NamedExpr, ast.ExceptHandler,
+                      ast.Delete, ast.MatchAs, ast.MatchStar, ast.MatchMapping})
 
 
 def _bound_here(node: ast.AST) -> Iterator[str]:

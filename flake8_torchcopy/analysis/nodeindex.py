@@ -18,31 +18,45 @@ from typing import Callable, Dict, List, Optional, Tuple
 #: fields that never hold a node (names, numbers, flags) and the contexts of names
 _NO_NODE = frozenset({"ctx", "id", "attr", "arg", "name", "module", "level", "kind", "type_comment",
                       "asname", "is_async", "conversion", "simple", "tag", "rest", "kwd_attrs"})
-_FIELDS: Dict[type, Tuple[str, ...]] = {}  # node class -> its fields that may hold nodes
 _INDEX = "_torchcopy_nodes"  # the tree's own attribute that holds the list of its nodes
+#: what a field holds that is not a node (a name, a number, a flag, None)
+_PLAIN = frozenset({type(None), str, int, bool, float, complex, bytes, type(...)})
+#: lists that may hold what is not a node: names (``global x``), None (the key of a ``**d``,
+#: a keyword-only parameter without default)
+_MIXED = frozenset({("Global", "names"), ("Nonlocal", "names"), ("Dict", "keys"), ("arguments", "kw_defaults")})
 
 
-def _fields(cls: type) -> Tuple[str, ...]:
-    fields = _FIELDS[cls] = tuple(f for f in cls._fields  # type: ignore[attr-defined]
-                                  if f not in _NO_NODE and not (cls is ast.Constant and f == "value"))
-    return fields
+class _Fields(dict):
+    """``node class -> ((field, may hold what is not a node), ...)`` for its fields that may
+    hold nodes, made at the first node of the class (``table[cls]``: no call after)."""
+
+    def __missing__(self, cls: type) -> Tuple[Tuple[str, bool], ...]:
+        fields = self[cls] = tuple((f, (cls.__name__, f) in _MIXED) for f in cls._fields  # type: ignore[attr-defined]
+                                   if f not in _NO_NODE and not (cls is ast.Constant and f == "value"))
+        return fields
+
+
+_FIELDS = _Fields()
 
 
 def _walk_from(out: List[ast.AST]) -> List[ast.AST]:
     """Extend ``out`` (nodes of one level) breadth first with everything below them."""
-    known, append, AST = _FIELDS, out.append, ast.AST
-    # (the loop of :func:`children`, written out: a call per node would cost most of the gain)
+    known, append, extend, plain, AST = _FIELDS, out.append, out.extend, _PLAIN, ast.AST
+    # (the loop of :func:`children`, written out: a call per node would cost most of the gain;
+    # the fields read off the node's ``__dict__``, a list's nodes added at once: no call per
+    # field or node)
     for n in out:  # the list grows as it is read: a queue, in ``ast.walk``'s order
-        cls = n.__class__
-        fields = known.get(cls)
-        for f in _fields(cls) if fields is None else fields:
-            v = getattr(n, f, None)
-            if isinstance(v, list):
-                for x in v:
-                    if isinstance(x, AST):
-                        append(x)
-            elif isinstance(v, AST):
-                append(v)
+        d = n.__dict__
+        for f, mixed in known[n.__class__]:
+            if f in d:
+                v = d[f]
+                if v.__class__ is list:
+                    if mixed:
+                        extend([x for x in v if isinstance(x, AST)])
+                    elif v:
+                        extend(v)
+                elif v.__class__ not in plain:
+                    append(v)
     return out
 
 
@@ -54,16 +68,17 @@ def walk(node: ast.AST) -> List[ast.AST]:
 def children(node: ast.AST) -> List[ast.AST]:
     """``list(ast.iter_child_nodes(node))`` without the expression contexts."""
     out: List[ast.AST] = []
-    append, AST = out.append, ast.AST
-    fields = _FIELDS.get(node.__class__)
-    for f in _fields(node.__class__) if fields is None else fields:
-        v = getattr(node, f, None)
-        if isinstance(v, list):
-            for x in v:
-                if isinstance(x, AST):
-                    append(x)
-        elif isinstance(v, AST):
-            append(v)
+    d = node.__dict__
+    for f, mixed in _FIELDS[node.__class__]:
+        if f in d:
+            v = d[f]
+            if v.__class__ is list:
+                if mixed:
+                    out.extend([x for x in v if isinstance(x, ast.AST)])
+                elif v:
+                    out.extend(v)
+            elif v.__class__ not in _PLAIN:
+                out.append(v)
     return out
 
 
