@@ -18,7 +18,7 @@ from __future__ import annotations
 import ast
 from typing import Any, Callable, Dict, Iterator, List, Optional, Set, Tuple
 
-from .nodeindex import select, walk
+from .nodeindex import children, select, walk
 from .returns import own_nodes
 from .scopes import SCOPES, enclosing_scope
 from .torchapi import DTYPE_NAMES, LEGACY_CONSTRUCTORS
@@ -163,7 +163,7 @@ def _name_bindings(tree: ast.AST, name: ast.Name, passed: Optional[Passed] = Non
 def _bindings_in(scope: ast.AST, name: str, unpacked: bool = False) -> Iterator[Optional[ast.AST]]:
     """The value each binding of ``name`` in ``scope`` stores, None where it is not one
     expression's (``unpacked``: the ``ast.Assign`` of ``a, b = ...`` itself)."""
-    stack = list(ast.iter_child_nodes(scope))
+    stack = children(scope)
     while stack:
         n = stack.pop()
         if isinstance(n, SCOPES):
@@ -190,7 +190,7 @@ def _bindings_in(scope: ast.AST, name: str, unpacked: bool = False) -> Iterator[
             if any(_binds(t, name) for t in getattr(n, "targets", [])) or getattr(n, "name", None) == name \
                     or any((a.asname or a.name).split(".")[0] == name for a in getattr(n, "names", [])):
                 yield None
-        stack.extend(ast.iter_child_nodes(n))
+        stack.extend(children(n))
 
 
 def _binds(target: ast.AST, name: str) -> bool:

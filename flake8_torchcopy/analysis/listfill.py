@@ -29,7 +29,7 @@ from ..source import word_offsets
 from .locallists import uses_in_scope
 from .methodlayouts import const_int
 from .modulescan import builtin
-from .nodeindex import walk
+from .nodeindex import children, walk
 from .values import NOT, UNKNOWN, Value, join
 
 _UNFILLED = "_unfilled_lists"  # ev.__dict__: serial of a repeated list -> (its statement, n's name)
@@ -170,7 +170,7 @@ def _own_jumps(stmts: List[ast.stmt], kinds: tuple) -> bool:
             continue
         if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
             continue
-        stack.extend(ast.iter_child_nodes(n))
+        stack.extend(children(n))
     return False
 
 

@@ -28,6 +28,7 @@ from typing import Dict, List, Optional, Tuple, Union, cast
 
 from .dictkeys import kept_values
 from .locallists import Parents, every_use, scope_of
+from .nodeindex import children
 from .values import ANNOTATED, NOT, TENSOR, UNKNOWN, UNKNOWN_VALUE, Value, join
 
 SELF_METHOD = "it is proven only by what a method of the class returns (a subclass may override it)"
@@ -113,7 +114,7 @@ def _returns_dicts(func: ast.FunctionDef, text: str) -> bool:
             elif not (isinstance(v, ast.Dict) and _display_keys(v) is not None or isinstance(v, ast.DictComp)):
                 return False
             found = True
-        stack.extend(ast.iter_child_nodes(n))
+        stack.extend(children(n))
     return found and all(_bound_to_displays(func, name, text) for name in names)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Callable, Dict, Iterator, List, Optional, Set
+from typing import Callable, Dict, Iterator, List, Optional, Set, cast
 
 from ..textsearch import AnyOf
 from .datastores import may_store_data
@@ -123,11 +123,13 @@ def _bindings(tree: ast.AST, walrus: bool, stars: Optional[Stars] = None) -> Dic
     seen: Dict[str, List[Optional[str]]] = {}
     fallbacks = _optional_import_fallbacks(tree)
     for node in _statements(tree, walrus):
-        if isinstance(node, ast.Import):
-            for a in node.names:
+        cls = node.__class__  # (a parsed tree's nodes are of the node classes themselves)
+        if cls is ast.Import:
+            for a in node.names:  # type: ignore[attr-defined]
                 name = a.asname or a.name.split(".")[0]
                 seen.setdefault(name, []).append(a.name if a.asname else name)
-        elif isinstance(node, ast.ImportFrom):
+        elif cls is ast.ImportFrom:
+            node = cast(ast.ImportFrom, node)
             known = stars(node) if stars is not None and node.names[0].name == "*" else None
             if known is not None:
                 for name, what in known.items():
@@ -136,7 +138,7 @@ def _bindings(tree: ast.AST, walrus: bool, stars: Optional[Stars] = None) -> Dic
             for a in node.names:
                 what = None if node.level or a.name == "*" else f"{node.module}.{a.name}"
                 seen.setdefault(a.asname or a.name, []).append(what)
-        elif node.__class__ in _BINDERS and id(node) not in fallbacks:
+        elif cls in _BINDERS and id(node) not in fallbacks:
             for name in _bound_here(node):
                 seen.setdefault(name, []).append(None)
     return seen

@@ -112,7 +112,7 @@ def is_generator(func: ast.AST) -> bool:
         if isinstance(n, (ast.Yield, ast.YieldFrom)):
             return True
         if not isinstance(n, _SCOPES):
-            todo.extend(ast.iter_child_nodes(n))
+            todo.extend(children(n))
     return False
 
 

@@ -14,7 +14,7 @@ import ast
 import re
 from typing import List
 
-from .nodeindex import is_generator
+from .nodeindex import children, is_generator
 from .projectdisk import FileVersion
 from .returns import dynamic_text
 from .returnwalker import tuple_length
@@ -126,7 +126,7 @@ def def_says_no(text: str, name: str) -> bool:
         if isinstance(node, ast.Return) and (node.value is None or isinstance(node.value, _NOT_TENSOR)):
             return True
         if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            stack.extend(ast.iter_child_nodes(node))
+            stack.extend(children(node))
     return False
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
-from . import attrnarrowing, dispatch, listfill, namespaces, starimports
+from . import attrnarrowing, dispatch, listfill, namespaces, nodeindex, starimports
 from .binding import names_only as _names_only
 from .caught import CAUGHT_ANY, caught_bits
 from .exprs import Evaluator
@@ -51,7 +51,7 @@ def _exits(stmts: Sequence[ast.stmt]) -> bool:
         if isinstance(node, (ast.Return, ast.Break, ast.Continue)):
             return True
         if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            stack.extend(ast.iter_child_nodes(node))
+            stack.extend(nodeindex.children(node))
     return False
 
 

@@ -107,6 +107,9 @@ def _attr_dynamic_text(source: str) -> bool:
 
 
 # ------------------------------------------------------------------ class attributes
+_STORES = frozenset({ast.Assign, ast.AnnAssign, ast.AugAssign})
+
+
 def _class_stores(cls: ast.ClassDef, registers: bool):
     """The stores of ``cls``'s methods on their own first parameter: ``{attr: [value nodes]}``
     (None for a value that is no plain assignment), and how many of them are assignment
@@ -121,14 +124,15 @@ def _class_stores(cls: ast.ClassDef, registers: bool):
         if me is None:
             continue
         for node in walk(func) if registers else _statements(func):
-            if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            c = node.__class__  # (its class first: no call for the many nodes of other classes)
+            if c in _STORES and isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 for t in targets:
                     if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == me:
                         plain = not isinstance(node, ast.AugAssign) and node.value is not None
                         values.setdefault(t.attr, []).append(node.value if plain else None)
                         assigned[t.attr] += 1
-            elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            elif (c is ast.Call and isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                   and node.func.attr in _REGISTER and isinstance(node.func.value, ast.Name)
                   and node.func.value.id == me and node.args and isinstance(node.args[0], ast.Constant)
                   and isinstance(node.args[0].value, str)):

@@ -10,6 +10,7 @@ import re
 from typing import Dict, List, Optional
 
 from ..textsearch import AnyOf, whole_word
+from .nodeindex import children
 
 
 def torch_aliases(source: str) -> List[str]:
@@ -112,7 +113,7 @@ def _locals_outside(tree: ast.AST) -> bool:
             continue  # (its locals() is a snapshot: writes bind nothing)
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "locals":
             return True
-        todo.extend(ast.iter_child_nodes(n))
+        todo.extend(children(n))
     return False
 
 
