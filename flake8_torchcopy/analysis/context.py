@@ -38,7 +38,8 @@ class Context:
 
     # --- values -------------------------------------------------------------
     def value(self, node: ast.AST) -> Value:
-        return self._w.cache.get(id(node)) or UNKNOWN_VALUE
+        cache, key = self._w.cache, id(node)  # (``in`` and an index: no call but id's)
+        return (cache[key] if key in cache else None) or UNKNOWN_VALUE
 
     def qualname(self, node: ast.AST) -> Optional[str]:
         return self.value(node).qualname

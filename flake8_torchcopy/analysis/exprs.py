@@ -91,9 +91,10 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
         self.retypes = may_retype(source)
 
     def lookup(self, name: str) -> Value:
-        v = self.env.get(name)
+        env, outer = self.env, self.outer  # (``in`` and an index: no call)
+        v = env[name] if name in env else None
         if v is None:
-            v = self.outer.get(name)
+            v = outer[name] if name in outer else None
         return v if v is not None else UNKNOWN_VALUE
 
     def is_tensor_annotation(self, ann: ast.AST) -> bool:
@@ -140,7 +141,7 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
         if shape is not None and v.kind in (TENSOR, ANNOTATED):
             v = tuples.tuple_result(shape, v)  # x.topk(k), torch.max(x, 1): (values, indices)
         self.cache[id(node)] = v
-        hooks = self.hooks.get(cls)
+        hooks = self.hooks[cls] if cls in self.hooks else None
         if hooks and self.reporting:
             for hook in hooks:
                 hook(node, self.ctx)

@@ -405,9 +405,9 @@ class StatementWalker(Evaluator):
             return {}
         out = dict(envs[0])
         for e in envs[1:]:
-            for k, v in e.items():
-                cur = out.get(k)
-                out[k] = v if cur is None else join(cur, v)
+            for k, v in e.items():  # (no call where both paths hold the same value)
+                cur = out[k] if k in out else None
+                out[k] = v if cur is None else cur if cur is v else join(cur, v)
         return out
 
     def merge(self, ends: Sequence[Tuple[Env, bool]]) -> bool:

@@ -7,6 +7,7 @@ tensor only with ``trust_annotations`` (and then its fixes are unsafe).
 from __future__ import annotations
 
 import itertools
+import operator
 from typing import Dict, FrozenSet, Optional, Tuple
 
 from .symbolic import Mono, Sym
@@ -119,7 +120,7 @@ class Value:
 
     def with_(self, **changes) -> "Value":
         """The same runtime value, known better: keeps the serial (symbols stay stable)."""
-        fields = {k: getattr(self, k) for k in self.__slots__ if k != "serial"}
+        fields = dict(zip(_KNOWN, _known(self)))  # (one C call reads them all)
         fields.update(changes)
         kind = fields.pop("kind")
         out = Value(kind, **fields)
@@ -136,6 +137,8 @@ ASSERTED = "it is proven only by an assert (gone under python -O)"
 OTHER_MODULE = "it is proven only by another module of the project (which may change)"
 MODULE_GLOBAL = "it is a module global (another module may rebind it)"
 
+_KNOWN = tuple(k for k in Value.__slots__ if k != "serial")  # what Value.with_ carries over
+_known = operator.attrgetter(*_KNOWN)
 UNKNOWN_VALUE = Value(UNKNOWN)
 NOT_VALUE = Value(NOT)
 
