@@ -86,9 +86,17 @@ class Evaluator(Binding, SizeArithmetic, SubclassCaveats):
         self.imported_from: Dict[int, tuple] = {}  # id(value) -> (value, level, module, name)
         self.project_imports: Set[str] = set()  # names from imports that may be of the project
         self.callee: Optional[ast.AST] = None  # the callee of the call being evaluated
-        # `t.__class__ = MyT`, setattr(t, "__class__", ...), `torch.Tensor.clone = f`: any
-        # tensor may be a subclass, or have methods that are not torch's
-        self.retypes = may_retype(source)
+        self._retypes: Optional[bool] = None  # :attr:`retypes`, scanned for when first asked
+
+    @property
+    def retypes(self) -> bool:
+        """`t.__class__ = MyT`, setattr(t, "__class__", ...), `torch.Tensor.clone = f`,
+        `torch.ones = f`: may any tensor be a subclass, or have methods that are not torch's?
+        (The scans read the whole text: only modules where a tensor is met pay for them.)"""
+        known = self._retypes
+        if known is None:
+            known = self._retypes = may_retype(self.source)
+        return known
 
     def lookup(self, name: str) -> Value:
         env, outer = self.env, self.outer  # (``in`` and an index: no call)
