@@ -141,6 +141,7 @@ ESCAPES = {
     "a lambda": "helper(lambda: t)",
     "locals()": "ns = locals()\n    helper(ns)",
     "a global": "global G\n    G = t\n    helper()",
+    "a global declared after a colon": "if True: global G\n    G = t\n    helper()",
     "a conditional list": "xs = [t] if t.numel() else []\n    helper(xs)",
     "a comprehension": "xs = [a for a in (t,)]\n    helper(xs)",
     "a generator handed on": "helper(a for a in [t])",

@@ -16,7 +16,6 @@ lets nothing out.
 from __future__ import annotations
 
 import ast
-import re
 from typing import Dict, Iterable, List, Set
 
 from .nodeindex import walk
@@ -26,7 +25,6 @@ _DISPLAYS = (ast.List, ast.Tuple, ast.Set, ast.Dict)
 _COMPS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 _HOLDERS = frozenset(_DISPLAYS + _COMPS + (ast.BinOp, ast.IfExp, ast.Lambda))
 _EMPTY: Set[str] = set()
-_DECLARES = re.compile(r"^\s*(?:global|nonlocal)\s", re.M)
 
 
 def names_in(node: ast.AST, out: Set[str]) -> None:
@@ -90,11 +88,9 @@ def _traced(v) -> bool:
 
 
 def _may_declare(ev) -> bool:
-    """Does the module's text hold ``global`` or ``nonlocal`` at all?  Looked for once."""
-    found = ev.__dict__.get("_may_declare")
-    if found is None:
-        found = ev.__dict__["_may_declare"] = bool(_DECLARES.search(ev.source))
-    return found
+    """Does the module declare some name ``global`` or ``nonlocal`` (wherever the statement
+    stands: ``if flag: global G`` too)?  The walker's own scan (:func:`.flow._declared`)."""
+    return bool(ev.globals_ or ev.nonlocals)
 
 
 def alias_iter(ev, target: ast.AST, iter_node: ast.AST) -> None:
@@ -176,7 +172,8 @@ def _declared(ev) -> Set[str]:
     known: Dict[int, Set[str]] = ev.__dict__.setdefault("_declared", {})
     found = known.get(id(func))
     if found is None:
-        text = ev.idx.text(func)
-        found = known[id(func)] = {name for n in walk(func) if type(n) in (ast.Global, ast.Nonlocal)
-                                   for name in n.names} if _DECLARES.search(text) else _EMPTY  # type: ignore[attr-defined]
+        text = ev.idx.text(func)  # (the statement may stand anywhere: ``if flag: global G``)
+        found = known[id(func)] = _EMPTY if "global" not in text and "nonlocal" not in text else {
+            name for n in walk(func) if type(n) in (ast.Global, ast.Nonlocal)
+            for name in n.names}  # type: ignore[attr-defined]
     return found
