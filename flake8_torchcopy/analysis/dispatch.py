@@ -34,6 +34,7 @@ from __future__ import annotations
 import ast
 from typing import Dict, Optional
 
+from .nodeindex import select
 from .projectdisk import file_of, version
 from .projectmodule import live, module_of, module_statements
 from .returns import bound_once, module_names
@@ -144,7 +145,7 @@ def _unread(ev) -> bool:
             isinstance(n, ast.Name) and n.id == "_" and isinstance(n.ctx, ast.Load)
             or isinstance(n, ast.Attribute) and n.attr in ("_", "dispatch", "registry")
             or isinstance(n, ast.Constant) and n.value == "_"
-            for n in ast.walk(ev.tree))
+            for n in select(ev.tree, (ast.Name, ast.Attribute, ast.Constant)))
         ev.__dict__["_underscore_unread"] = known
     return known
 
